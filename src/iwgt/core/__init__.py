@@ -1,0 +1,1 @@
+"""Game-agnostic engine core: protocol, chance, records, errors, registry, data files."""

@@ -1,0 +1,246 @@
+"""The combat round (section 7): who fights whom, hits, the random factor, modifiers, casualties.
+
+Reading of the text (VX-07-03, VX-07-04): H = men x rate of fire x accuracy%; damage = H x attack
+score; casualties (men) = damage / the target's defence score. A character (one body) is worn down
+by damage: it falls when its accumulated damage reaches its defence score, so its "strength" is the
+share of its defence score still standing. All attacks of a round are computed from the strengths
+at the start of the round and applied together (VX-07-02).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from iwgt.geometry.hexgrid import distance
+from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.events import AttackResolved, CloseCombatOutcome
+from iwgt.games.valkyrx.morale import morale_status
+from iwgt.games.valkyrx.movement import is_ground
+from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
+from iwgt.games.valkyrx.targeting import can_fire, firing_groups, firing_order, select_targets
+from iwgt.games.valkyrx.units import UnitType
+
+AttackKind = Literal["melee", "missile"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One unit's share of firepower against one enemy this round, with the circumstances that modify it."""
+
+    attacker: int
+    target: int
+    kind: AttackKind
+    share: float
+    melee_stage: bool = False
+    charge: bool = False
+    flank: bool = False
+    outnumbered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOutcome:
+    """What the round did, for morale and reports: casualties per unit and close-combat verdicts."""
+
+    received: Mapping[int, float]
+    won: Mapping[int, int]
+    flanked: frozenset[int]
+    outnumbered: frozenset[int]
+
+
+def fighting_contacts(state: ValkyrxState) -> list[Contact]:
+    """Contacts that fight this round: not deferred, both units on the ground (VX-04-09, VX-04-29)."""
+    out = []
+    for c in state.contacts:
+        a, b = state.units[c.a], state.units[c.b]
+        if not c.deferred and is_ground(a) and is_ground(b):
+            out.append(c)
+    return out
+
+
+def _refuses(attacker: Unit, target: Unit) -> bool:
+    """VX-13-WRAITHKING-2: only units of High morale stand and fight the Wraith King (Elves fear nothing)."""
+    return (
+        target.type.has("fear")
+        and not attacker.type.has("elf")
+        and morale_status(attacker.morale) != "High"
+    )
+
+
+def close_combat_plan(state: ValkyrxState) -> list[Attack]:
+    """Every unit splits its firepower evenly among the enemies it is in close combat with (VX-07-09)."""
+    cfg = rules_config().combat
+    foes: dict[int, list[Contact]] = defaultdict(list)
+    for c in fighting_contacts(state):
+        foes[c.a].append(c)
+        foes[c.b].append(c)
+    attacks: list[Attack] = []
+    for uid in sorted(foes):
+        unit = state.units[uid]
+        targets = [(c, state.units[c.other(uid)]) for c in foes[uid]]
+        targets = [(c, t) for c, t in targets if not _refuses(unit, t)]
+        for c, t in targets:
+            attackers = [state.units[x.other(t.id)] for x in foes[t.id]]
+            flankers = [o for o in attackers if any(distance(o.cell, p.cell) != 1 for p in attackers if p is not o)]
+            flank = unit in flankers  # VX-04-20, VX-04-22: an attacker not adjacent to another attacker
+            total = sum(o.value for o in attackers)
+            outnumbered = bool(flankers) and total >= cfg.outnumbered_ratio * max(t.value, 1e-9)
+            attacks.append(
+                Attack(
+                    attacker=uid,
+                    target=t.id,
+                    kind="melee",
+                    share=1.0 / len(targets),
+                    melee_stage=c.rounds >= 1,  # VX-07-11: from the second round with the same enemy
+                    charge=unit.charging and c.fresh,  # VX-04-19: the turn of a charge contact
+                    flank=flank,
+                    outnumbered=outnumbered,
+                )
+            )
+    return attacks
+
+
+def missile_groups(state: ValkyrxState) -> list[list[Unit]]:
+    """The units that shoot this round, grouped by value for the firing order (VX-09-07, VX-09-11)."""
+    engaged = {x for c in state.contacts for x in (c.a, c.b)}
+    firers = [u for u in state.units if can_fire(state, u, engaged)]
+    return firing_groups(state, firers)
+
+
+def missile_plan(state: ValkyrxState, order_faces: Sequence[int]) -> list[Attack]:
+    """Missile attacks after automatic target selection, in firing order."""
+    order = firing_order(missile_groups(state), order_faces)
+    occ = state.occupancy()
+    return [Attack(f.id, t.id, "missile", 1.0) for f, t in select_targets(state, order, occ)]
+
+
+def weapon_factor(att: UnitType, tgt: UnitType, kind: AttackKind) -> tuple[float, str | None]:
+    """Weapons against particular foes (VX-08-02, VX-08-03, VX-13-TITAN-1, -WICKERMEN-1, -WRAITHKING-1)."""
+    w = rules_config().combat.weapons
+    fire, ice = att.has("fire_weapon"), att.has("ice_weapon")
+    magic = fire or ice or att.has("magic_weapon")
+    if tgt.has("undead"):
+        if fire:
+            return w.fire_vs_undead, "fire vs undead"
+        return (w.magic_vs_undead, "magic vs undead") if magic else (w.mortal_vs_undead, "mortal vs undead")
+    if tgt.has("stone"):
+        if fire or ice:
+            return w.fire_ice_vs_stone, "fire/ice vs stone"
+        return (w.magic_vs_stone, "magic vs stone") if magic else (w.mortal_vs_stone, "mortal vs stone")
+    if tgt.has("wickerwork"):
+        if fire:
+            return w.fire_vs_wickerwork, "fire vs wicker"
+        if kind == "missile":
+            return w.missile_vs_wickerwork, None
+        return w.mortal_melee_vs_wickerwork, "sword and spear vs wicker"
+    if tgt.has("immune_to_mortals") and not magic:
+        return w.mortal_vs_immune, "mortal vs immune"
+    return 1.0, None
+
+
+def random_factor(morale: float, face: int) -> float:
+    """The random factor (a share of hits) for a d100 face, in the band of the firer's morale status."""
+    lo, hi = getattr(rules_config().random_factor, morale_status(morale))
+    return (lo + (hi - lo) * (face - 1) / 99) / 100
+
+
+def casualties(state: ValkyrxState, attack: Attack, face: int) -> tuple[float, float, tuple[str, ...]]:
+    """Hits, casualties (men, or share of a character) and the named factors of one attack."""
+    cfg = rules_config().combat
+    a, t = state.units[attack.attacker], state.units[attack.target]
+    at, tt = a.type, t.type
+    hits = a.men * at.rate_of_fire * at.accuracy / 100 * attack.share  # VX-07-03, VX-07-09
+    hits *= random_factor(a.morale, face)  # VX-07-05, VX-10-06
+    cas = hits * at.attack / tt.defence  # the reading of VX-07-04
+    factors: list[str] = []
+    if attack.melee_stage:
+        cas *= cfg.melee[at.melee]
+        factors.append(f"melee {at.melee}")
+    if attack.charge:
+        cas *= cfg.impetus_charge_factor if at.has("impetus") else cfg.charge_factor
+        factors.append("impetus" if at.has("impetus") else "charge")
+    if attack.flank:
+        cas *= cfg.flank_factor
+        factors.append("flank")
+    if attack.outnumbered:
+        cas *= cfg.outnumbered_factor
+        factors.append("outnumbered")
+    wf, label = weapon_factor(at, tt, attack.kind)
+    cas *= wf
+    if label:
+        factors.append(label)
+    if state.turn <= a.temple_until:
+        cas *= cfg.temple_inflict_factor
+        factors.append("temple")
+    if state.turn <= t.temple_until:
+        cas *= cfg.temple_receive_factor
+        factors.append("temple ward")
+    return hits, cas, tuple(factors)
+
+
+def resolve_round(
+    state: ValkyrxState, attacks: Sequence[Attack], faces: Mapping[int, int]
+) -> tuple[ValkyrxState, list[AttackResolved | CloseCombatOutcome], RoundOutcome]:
+    """Apply every attack at once; ``faces`` maps each attacking unit to its d100 face."""
+    received: dict[int, float] = defaultdict(float)
+    by_pair: dict[tuple[int, int], float] = defaultdict(float)
+    undead_dealt: dict[int, float] = defaultdict(float)
+    raised_by: dict[int, float] = defaultdict(float)
+    events: list[AttackResolved | CloseCombatOutcome] = []
+    flanked: set[int] = set()
+    outnumbered: set[int] = set()
+    for atk in attacks:
+        hits, cas, factors = casualties(state, atk, faces[atk.attacker])
+        received[atk.target] += cas
+        by_pair[(atk.attacker, atk.target)] += cas
+        if atk.flank:
+            flanked.add(atk.target)
+        if atk.outnumbered:
+            outnumbered.add(atk.target)
+        if state.units[atk.attacker].type.has("undead"):
+            undead_dealt[atk.target] += cas
+            target = state.units[atk.target].type
+            if not (target.has("war_machine") or target.has("living_spirit") or target.has("undead")):
+                raised_by[atk.attacker] += cas  # VX-13-UNDEAD-2: "anything of living flesh"
+        events.append(AttackResolved(atk.attacker, atk.target, atk.kind, hits, cas, factors))
+
+    units = list(state.units)
+    for uid, cas in received.items():
+        u = units[uid]
+        cas = min(cas, u.strength)  # casualties never exceed strength
+        left = u.strength - cas
+        if left < (1.0 if not u.type.is_character else 1e-9):
+            cas, left = u.strength, 0.0
+        units[uid] = replace(
+            u,
+            strength=left,
+            casualties_turn=u.casualties_turn + cas,
+            undead_losses=u.undead_losses + min(undead_dealt.get(uid, 0.0), cas),
+        )
+
+    won: dict[int, int] = defaultdict(int)
+    for c in fighting_contacts(state):
+        a, b = state.units[c.a], state.units[c.b]
+        lost_a = by_pair[(c.b, c.a)] / a.start_strength
+        lost_b = by_pair[(c.a, c.b)] / b.start_strength
+        if abs(lost_a - lost_b) > 1e-12:
+            winner, loser = (a, b) if lost_a < lost_b else (b, a)
+            won[winner.id] += 1
+            won[loser.id] -= 1
+            events.append(CloseCombatOutcome(winner.id, loser.id))
+    state = replace(state, units=tuple(units))
+    state = _after_round(state, raised_by)
+    return state, events, RoundOutcome(received, won, frozenset(flanked), frozenset(outnumbered))
+
+
+def _after_round(state: ValkyrxState, raised_by: Mapping[int, float]) -> ValkyrxState:
+    """Contacts count the round they fought (VX-07-11); the undead raise their slain (kept for morale)."""
+    fought = {(c.a, c.b) for c in fighting_contacts(state)}
+    contacts = tuple(
+        replace(c, rounds=c.rounds + 1, fresh=False) if (c.a, c.b) in fought else replace(c, fresh=False)
+        for c in state.contacts
+    )
+    return replace(state, contacts=contacts, raised=tuple(sorted(raised_by.items())))
+

@@ -1,0 +1,268 @@
+"""The sequence of play (section 4) as pure functions from state to (state, events).
+
+A turn is data: ``TURN_STEPS`` names its steps in order, and each step function moves the state
+to the next one. Chance nodes (``Pending``) pause the flow until a die answers them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from iwgt.core.protocol import Event, Result, Seat
+from iwgt.geometry.hexgrid import hex_to_offset, neighbours
+from iwgt.games.valkyrx.abilities import devour, elves_depart, raise_dead, troll_victim
+from iwgt.games.valkyrx.combat import close_combat_plan, missile_groups, missile_plan, resolve_round
+from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.events import (
+    CombatReport,
+    ContactMade,
+    FirstMoverChosen,
+    GameOver,
+    MovementPhaseStarted,
+    ReportLine,
+    TemplePrayer,
+    UnitMoved,
+    UnitRemoved,
+)
+from iwgt.games.valkyrx.morale import apply_morale, morale_status
+from iwgt.games.valkyrx.movement import allowance, compulsory_destination, immobile_reason, is_ground
+from iwgt.games.valkyrx.state import Contact, Pending, ValkyrxState
+from iwgt.games.valkyrx.targeting import order_rolls_needed
+
+TURN_STEPS = ("first_mover", "player_1_move", "player_2_move", "combat_round", "reports")
+"""VX-04-01: Player 1 move, Player 2 move, Combat round (including spells), Reports; the table picks Player 1."""
+
+Flow = tuple[ValkyrxState, list[Event]]
+
+
+def start_turn(state: ValkyrxState) -> Flow:
+    """A new turn: clear the per-turn marks and ask the dice who moves first (VX-04-03)."""
+    turn = state.turn + 1
+    units = tuple(
+        replace(u, moved=False, moved_cost=0.0, charging=False, casualties_turn=0.0) for u in state.units
+    )
+    state = replace(state, turn=turn, units=units, phase="first_mover", movers_done=0, mover=None)
+    if rules_config().turn.first_mover == "once" and state.first_mover is not None:
+        return start_movement(state, state.first_mover)
+    return replace(state, pending=(Pending("first_mover", sides=2, purpose=f"who moves first in turn {turn}"),)), []
+
+
+def first_mover_rolled(state: ValkyrxState, face: int) -> Flow:
+    """Face 1: the Light (seat 0) moves first; face 2: the Darkness."""
+    seat = face - 1
+    state = replace(state, first_mover=seat)
+    state, events = start_movement(state, seat)
+    return state, [FirstMoverChosen(state.turn, seat), *events]
+
+
+def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
+    """A seat's movement phase: compulsory moves first (VX-03-08), then the lit units (VX-03-01)."""
+    state = replace(state, phase="movement", mover=seat)
+    events: list[Event] = []
+    for unit in state.units:
+        if unit.on_table and unit.routed and unit.commander == seat:
+            to = compulsory_destination(state, unit)
+            if to is not None:
+                events.append(UnitMoved(unit.id, hex_to_offset(unit.cell), hex_to_offset(to), 0.0, compulsory=True))
+                state = state.with_unit(replace(unit, cell=to, airborne=False))
+            state = state.with_unit(replace(state.units[unit.id], moved=True))
+    occ = state.occupancy()
+    movable = tuple(u.id for u in state.units if immobile_reason(state, u, seat, occ) is None)
+    events.append(MovementPhaseStarted(state.turn, seat, movable))
+    if not movable:  # nothing is lit: the phase ends by itself
+        state, more = end_phase(state)
+        events.extend(more)
+    return state, events
+
+
+def end_phase(state: ValkyrxState) -> Flow:
+    """End the mover's phase; after both, the movement phase is over."""
+    done = state.movers_done + 1
+    state = replace(state, movers_done=done)
+    if done == 1:
+        assert state.first_mover is not None
+        return start_movement(state, 1 - state.first_mover)
+    return end_movement(state)
+
+
+def end_movement(state: ValkyrxState) -> Flow:
+    """Contacts are judged only now, after both moves (VX-04-08); then hungry Trolls; then combat."""
+    share = rules_config().movement.contact_defers_combat_share
+    occ = state.occupancy()
+    contacts: list[Contact] = []
+    events: list[Event] = []
+    for unit in state.units:
+        if not is_ground(unit):
+            continue
+        for n in neighbours(unit.cell):
+            other = occ.get(n)
+            if other is None or other.id <= unit.id or other.commander == unit.commander or not is_ground(other):
+                continue
+            old = state.contact(unit.id, other.id)
+            if old is not None:
+                contacts.append(old)
+                continue
+            movers = [u for u in (unit, other) if u.moved and u.moved_cost > 0]
+            late = [u for u in movers if u.moved_cost > share * allowance(state, u).normal + 1e-9]
+            deferred = bool(late) and not any(u.charging for u in movers)  # VX-02-10, VX-04-10
+            contacts.append(Contact(unit.id, other.id, deferred=deferred))
+            events.append(ContactMade(unit.id, other.id, deferred))
+    state = replace(state, contacts=tuple(contacts), phase="combat", mover=None)
+    trolls = tuple(
+        Pending("troll", unit=u.id, sides=rules_config().abilities.troll_devour_chance, purpose=f"is the {u.type.name} hungry?")
+        for u in state.units
+        if u.on_table and troll_victim(state, u) is not None
+    )
+    if trolls:
+        return replace(state, pending=trolls), events
+    state, more = begin_combat(state)
+    return state, events + more
+
+
+def begin_combat(state: ValkyrxState) -> Flow:
+    """The combat round: first any dice to order missile units of equal value (VX-09-11)."""
+    sides = order_rolls_needed(missile_groups(state))
+    if sides:
+        return replace(state, pending=tuple(Pending("order", sides=k, purpose="firing order of equal units") for k in sides), rolls=()), []
+    return plan_round(replace(state, rolls=()))
+
+
+def plan_round(state: ValkyrxState) -> Flow:
+    """Fix who attacks whom, then ask one d100 per attacking unit for its random factor (VX-07-05)."""
+    plan = tuple(close_combat_plan(state)) + tuple(missile_plan(state, state.rolls))
+    attackers = sorted({a.attacker for a in plan})
+    pending = tuple(
+        Pending("factor", unit=uid, sides=100, purpose=f"random factor for {state.units[uid].type.name}")
+        for uid in attackers
+    )
+    state = replace(state, plan=plan, rolls=(), pending=pending)
+    if not pending:
+        return finish_round(state)
+    return state, []
+
+
+def finish_round(state: ValkyrxState) -> Flow:
+    """Resolve the round, then abilities, morale, removals, the report, and the end of the game."""
+    faces = {p: f for p, f in zip(sorted({a.attacker for a in state.plan}), state.rolls, strict=True)}
+    state, combat_events, outcome = resolve_round(state, state.plan, faces)
+    events: list[Event] = list(combat_events)
+    state = replace(state, plan=(), rolls=())
+    state, raised = raise_dead(state)
+    events.extend(raised)
+    state, removed = bury(state)
+    events.extend(removed)
+    fallen = {
+        seat: sum(1 for e in removed if state.units[e.unit].owner == seat and state.units[e.unit].type.has("supreme_leader"))
+        for seat in (0, 1)
+    }
+    state, morale_events = apply_morale(state, outcome.won, outcome.flanked, outcome.outnumbered, fallen)
+    events.extend(morale_events)
+    state, left = elves_depart(state)
+    events.extend(left)
+    events.append(report(state))
+    result = judge(state)
+    if result is not None:
+        state = replace(state, result=result, phase="over", pending=())
+        events.append(GameOver(result.winner, result.reason))
+        return state, events
+    state, more = start_turn(state)
+    return state, events + more
+
+
+def bury(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
+    """Units with no strength left are destroyed and removed (VX-14-10)."""
+    events: list[UnitRemoved] = []
+    for u in state.units:
+        if u.on_table and u.strength <= 0:
+            state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+            events.append(UnitRemoved(u.id, "destroyed"))
+    return state, events
+
+
+def report(state: ValkyrxState) -> CombatReport:
+    """The health-bar report: every unit's strength, casualties this turn and morale level."""
+    lines = tuple(
+        ReportLine(
+            unit=u.id,
+            name=u.type.name,
+            side=("light", "darkness")[u.owner],
+            strength=round(u.strength, 3),
+            start=u.start_strength,
+            casualties=round(u.casualties_turn, 3),
+            morale=round(u.morale, 3),
+            level=morale_status(u.morale) if u.on_table else "-",
+            status=("routed" if u.routed else u.status) if u.on_table else u.status,
+        )
+        for u in state.units
+    )
+    return CombatReport(state.turn, lines)
+
+
+def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
+    """Points of the seat's enemies destroyed: full value for removed units, lost share for the rest."""
+    return sum(
+        u.type.points if not u.on_table else u.type.points - u.value for u in state.units if u.owner != seat
+    )
+
+
+def judge(state: ValkyrxState) -> Result | None:
+    """Victory conditions chosen by the scenario (VX-15-26; the rules name none)."""
+    spec = state.scenario.spec
+    alive = [any(u.on_table and u.owner == s for u in state.units) for s in (0, 1)]
+    if not any(alive):
+        return Result(None, "both armies are gone from the field")
+    if not all(alive):
+        winner = 0 if alive[0] else 1
+        return Result(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
+    if "leader" in spec.victory:
+        fallen = [
+            any(u.owner == s and u.type.has("supreme_leader") and not u.on_table for u in state.units) for s in (0, 1)
+        ]
+        if all(fallen):
+            return Result(None, "both Supreme Leaders have fallen")
+        if any(fallen):
+            winner = 1 if fallen[0] else 0
+            return Result(winner, "the enemy's Supreme Leader has fallen")
+    if state.turn >= state.scenario.turn_limit:
+        if "points" in spec.victory:
+            got = [points_destroyed(state, s) for s in (0, 1)]
+            if abs(got[0] - got[1]) < 0.5:
+                return Result(None, f"turn limit: equal points destroyed ({got[0]:.0f} each)")
+            winner = 0 if got[0] > got[1] else 1
+            return Result(winner, f"turn limit: points destroyed {got[0]:.0f} to {got[1]:.0f}")
+        return Result(None, f"turn limit of {state.scenario.turn_limit} reached")
+    return None
+
+
+def chance_answered(state: ValkyrxState, face: int) -> Flow:
+    """Pop the pending chance node, record or apply its face, and continue the flow."""
+    node, rest = state.pending[0], state.pending[1:]
+    state = replace(state, pending=rest)
+    if node.kind == "first_mover":
+        return first_mover_rolled(state, face)
+    if node.kind == "temple":
+        return temple_answered(state, node.unit, face)
+    if node.kind == "troll":
+        state, events = devour(state, state.units[node.unit], face)
+        state, removed = bury(state)
+        if rest:
+            return state, [*events, *removed]
+        state, more = begin_combat(state)
+        return state, [*events, *removed, *more]
+    state = replace(state, rolls=(*state.rolls, face))
+    if rest:
+        return state, []
+    if node.kind == "order":
+        return plan_round(state)
+    return finish_round(state)
+
+
+def temple_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
+    """VX-05-07: 50:50. Face 2: powers for the following five turns; face 1: thrown into the void."""
+    unit = state.units[uid]
+    if face == 2:
+        until = state.turn + rules_config().abilities.temple_turns
+        state = state.with_unit(replace(unit, temple_until=until))
+        return state, [TemplePrayer(uid, True, until)]
+    state = state.with_unit(replace(unit, status="destroyed", strength=0.0))
+    return state, [TemplePrayer(uid, False, 0), UnitRemoved(uid, "destroyed")]

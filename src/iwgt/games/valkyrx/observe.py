@@ -1,0 +1,92 @@
+"""Views of the state: ``observe`` is the one door hidden information leaves by."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from iwgt.core.protocol import JSON, Seat
+from iwgt.geometry.hexgrid import hex_to_offset
+from iwgt.games.valkyrx.morale import morale_status
+from iwgt.games.valkyrx.state import Unit, ValkyrxState
+
+
+def _unit_view(u: Unit) -> JSON:
+    return {
+        "id": u.id,
+        "type": u.type_id,
+        "name": u.type.name,
+        "owner": u.owner,
+        "commander": u.commander,
+        "cell": list(hex_to_offset(u.cell)),
+        "strength": round(u.strength, 3),
+        "start": u.start_strength,
+        "morale": round(u.morale, 3),
+        "level": morale_status(u.morale),
+        "status": u.status,
+        "routed": u.routed,
+        "airborne": u.airborne,
+        "moved": u.moved,
+        "last_charge": u.last_charge,
+        "temple_until": u.temple_until,
+    }
+
+
+def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
+    """What ``seat`` (None: a spectator) may see. Nothing in this game is hidden until section 12 arrives."""
+    scen = state.scenario
+    to_move = state.deploy_seat if state.phase == "deploy" else state.mover
+    return {
+        "game": "valkyrx",
+        "scenario": scen.name,
+        "seat": seat,
+        "turn": state.turn,
+        "turn_limit": scen.turn_limit,
+        "phase": state.phase,
+        "to_move": None if state.pending or state.result else to_move,
+        "awaiting_die": state.pending[0].purpose if state.pending else None,
+        "first_mover": state.first_mover,
+        "board": {
+            "width": scen.spec.width,
+            "height": scen.spec.height,
+            "terrain": [{"cell": list(hex_to_offset(c)), "kind": k} for c, k in sorted(scen.terrain.items())],
+        },
+        "deployment": (
+            [list(hex_to_offset(c)) for c in sorted(scen.deployment[seat])]
+            if seat is not None and state.phase == "deploy"
+            else []
+        ),
+        "units": [_unit_view(u) for u in state.units],
+        "contacts": [{"a": c.a, "b": c.b, "rounds": c.rounds, "deferred": c.deferred} for c in state.contacts],
+        "result": None if state.result is None else {"winner": state.result.winner, "reason": state.result.reason},
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, float):
+        return round(value, 9)
+    return value
+
+
+def state_to_json(state: ValkyrxState) -> JSON:
+    """The whole state, hidden parts included: for digests, golden files and debugging only."""
+    return {
+        "scenario": state.scenario.name,
+        "turn": state.turn,
+        "phase": state.phase,
+        "deploy_seat": state.deploy_seat,
+        "first_mover": state.first_mover,
+        "mover": state.mover,
+        "movers_done": state.movers_done,
+        "units": [_plain(asdict(u)) for u in state.units],
+        "contacts": [_plain(asdict(c)) for c in state.contacts],
+        "pending": [_plain(asdict(p)) for p in state.pending],
+        "rolls": list(state.rolls),
+        "plan": [_plain(asdict(a)) for a in state.plan],
+        "raised": _plain(state.raised),
+        "result": None if state.result is None else {"winner": state.result.winner, "reason": state.result.reason},
+    }

@@ -1,0 +1,182 @@
+"""Scenario files (TOML): board, terrain, deployment zones, armies, points limit, victory, turn limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from iwgt.core.datafiles import DataModel, parse_toml, validate
+from iwgt.core.errors import DataFileError
+from iwgt.geometry.hexgrid import Hex, HexBoard, board, offset_to_hex
+from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.units import Side, unit_types
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+SIDES: tuple[Side, Side] = ("light", "darkness")
+"""Seat 0 commands the Forces of the Light, seat 1 the Forces of Darkness."""
+
+TerrainKind = Literal["impassable", "difficult", "quicksand", "temple"]
+VictoryCondition = Literal["annihilation", "leader", "points"]
+Offset = tuple[int, int]
+
+
+class TerrainPatch(DataModel):
+    """Cells (odd-r offset [col, row]) holding one kind of infrastructure feature (section 5)."""
+
+    kind: TerrainKind
+    cells: tuple[Offset, ...] = Field(min_length=1)
+    name: str = ""
+
+
+class Zone(DataModel):
+    """A side's deployment cells: whole rows (first, last inclusive) and/or listed cells."""
+
+    rows: tuple[int, int] | None = None
+    cells: tuple[Offset, ...] = ()
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Zone:
+        if self.rows is None and not self.cells:
+            raise ValueError("a deployment zone needs 'rows' or 'cells'")
+        return self
+
+
+class Placement(DataModel):
+    """One unit of an army: its type id and starting cell."""
+
+    unit: str
+    cell: Offset
+
+    @field_validator("unit")
+    @classmethod
+    def _known_unit(cls, value: str) -> str:
+        if value not in unit_types():
+            raise ValueError(f"unknown unit type {value!r} (see `iwgt units valkyrx`)")
+        return value
+
+
+class ScenarioFile(DataModel):
+    """The whole scenario file."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    title: str
+    description: str = ""
+    width: int = Field(ge=2, le=64)
+    height: int = Field(ge=2, le=64)
+    turn_limit: int | None = Field(default=None, ge=1)
+    points_limit: int | None = Field(default=None, ge=0)
+    victory: tuple[VictoryCondition, ...] = ("annihilation",)
+    terrain: tuple[TerrainPatch, ...] = ()
+    deployment: dict[Side, Zone]
+    army: dict[Side, tuple[Placement, ...]]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ScenarioFile:
+        def on_board(where: str, cell: Offset) -> None:
+            col, row = cell
+            if not (0 <= col < self.width and 0 <= row < self.height):
+                raise ValueError(f"{where}: cell {list(cell)} is off the {self.width}x{self.height} board")
+
+        for side in SIDES:
+            if side not in self.deployment:
+                raise ValueError(f"deployment.{side} is missing")
+            if side not in self.army or not self.army[side]:
+                raise ValueError(f"army.{side} needs at least one unit")
+        seen: dict[Offset, str] = {}
+        for i, patch in enumerate(self.terrain):
+            for cell in patch.cells:
+                on_board(f"terrain.{i}", cell)
+                if cell in seen:
+                    raise ValueError(f"terrain.{i}: cell {list(cell)} already holds {seen[cell]}")
+                seen[cell] = patch.kind
+        occupied: set[Offset] = set()
+        for side in SIDES:
+            zone = self.deployment_cells(side)
+            total = 0
+            for i, p in enumerate(self.army[side]):
+                where = f"army.{side}.{i}"
+                on_board(where, p.cell)
+                if p.cell in occupied:
+                    raise ValueError(f"{where}: cell {list(p.cell)} already holds a unit (one unit per cell)")
+                if seen.get(p.cell) == "impassable":
+                    raise ValueError(f"{where}: cell {list(p.cell)} is impassable")
+                if p.cell not in zone:
+                    raise ValueError(f"{where}: cell {list(p.cell)} is outside the {side} deployment zone")
+                occupied.add(p.cell)
+                total += unit_types()[p.unit].points
+            if self.points_limit is not None and total > self.points_limit:
+                raise ValueError(
+                    f"army.{side}: the army costs {total} points, over the limit of {self.points_limit} (VX-06-02)"
+                )
+        return self
+
+    def deployment_cells(self, side: Side) -> frozenset[Offset]:
+        """The side's deployment cells as offsets."""
+        zone = self.deployment[side]
+        cells = set(zone.cells)
+        if zone.rows is not None:
+            first, last = zone.rows
+            cells.update((c, r) for r in range(first, last + 1) for c in range(self.width))
+        return frozenset(cells)
+
+
+@dataclass(frozen=True, eq=False)
+class ValkyrxScenario:
+    """A loaded scenario: the validated file, its source text, and the board derived from it."""
+
+    spec: ScenarioFile
+    source: str = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        """Short name."""
+        return self.spec.name
+
+    @cached_property
+    def board(self) -> HexBoard:
+        """The hex board."""
+        return board(self.spec.width, self.spec.height)
+
+    @cached_property
+    def terrain(self) -> dict[Hex, TerrainKind]:
+        """Infrastructure by cell."""
+        return {offset_to_hex(*c): p.kind for p in self.spec.terrain for c in p.cells}
+
+    @cached_property
+    def deployment(self) -> tuple[frozenset[Hex], frozenset[Hex]]:
+        """Deployment cells per seat (VX-02-12), impassable cells left out."""
+        imp = {h for h, k in self.terrain.items() if k == "impassable"}
+        return tuple(  # type: ignore[return-value]
+            frozenset(offset_to_hex(*c) for c in self.spec.deployment_cells(s)) - imp for s in SIDES
+        )
+
+    @property
+    def turn_limit(self) -> int:
+        """The last turn."""
+        return self.spec.turn_limit or rules_config().victory.turn_limit_default
+
+
+def parse_scenario(text: str, origin: str) -> ValkyrxScenario:
+    """A scenario from TOML text; errors name the origin, the key and what was expected."""
+    data = parse_toml(text, origin)
+    return ValkyrxScenario(spec=validate(ScenarioFile, data, origin), source=text)
+
+
+def scenario_names() -> list[str]:
+    """The shipped scenarios."""
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+
+
+def load_scenario(ref: str) -> ValkyrxScenario:
+    """A shipped scenario by name, or a scenario file by path."""
+    path = SCENARIO_DIR / f"{ref}.toml"
+    if not path.exists():
+        path = Path(ref)
+    if not path.exists():
+        known = ", ".join(scenario_names())
+        raise DataFileError(ref, "(file)", f"a shipped scenario name ({known}) or a path to a .toml file")
+    return parse_scenario(path.read_text(encoding="utf-8"), str(path))

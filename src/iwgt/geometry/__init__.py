@@ -1,0 +1,1 @@
+"""Table geometry: pointy-top hex cells, boards, movement ranges and pixel layout."""
