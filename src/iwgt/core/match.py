@@ -32,7 +32,9 @@ class Match:
         )
 
     def _log(self, seat: Seat, action: JSON) -> None:
-        self.record.steps.append(Step(seat=seat, action=action, digest=digest(self.game.state_to_json(self.state))))
+        self.record.steps.append(
+            Step(seat=seat, action=action, digest=digest(self.game.state_to_json(self.state)))
+        )
 
     def act(self, seat: Seat, action: Any) -> list[Event]:
         """Apply a player's action; a refused action raises and changes nothing."""

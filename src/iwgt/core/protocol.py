@@ -110,7 +110,7 @@ class Game(Protocol[S, A]):
         ...
 
     def apply(self, state: S, action: A | ChanceOutcome) -> tuple[S, list[Event]]:
-        """The state after the action, and what happened; raises a GameError and changes nothing if refused."""
+        """The next state and what happened; a refused action raises a GameError and changes nothing."""
         ...
 
     def chance_outcomes(self, state: S) -> Die | None:

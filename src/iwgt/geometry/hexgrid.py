@@ -48,8 +48,11 @@ CELL_ACROSS_MM = 155.0
 _SQRT3 = math.sqrt(3.0)
 # Costs are summed as floats and extra sources may carry fractional costs, so compare with slack.
 _BUDGET_EPS = 1e-9
-# Shifts line samples off cell edges so that ties always round the same way (Red Blob's nudge).
-_LINE_NUDGE = 1e-6
+# Shifts line samples off cell edges and corners so that ties always round the same way. Red Blob's
+# nudge (1e-6, 1e-6, -2e-6) runs parallel to the edges between q- and r-neighbours, leaving those ties
+# to floating-point noise (lines then change when translated); cube components that all differ do not.
+_LINE_NUDGE_Q = 1e-6
+_LINE_NUDGE_R = 2e-6
 
 
 class Hex(NamedTuple):
@@ -142,8 +145,8 @@ def line(a: Hex, b: Hex) -> list[Hex]:
     n = distance(a, b)
     if n == 0:
         return [a]
-    aq = a.q + _LINE_NUDGE
-    ar = a.r + _LINE_NUDGE
+    aq = a.q + _LINE_NUDGE_Q
+    ar = a.r + _LINE_NUDGE_R
     dq = b.q - a.q
     dr = b.r - a.r
     return [hex_round(aq + dq * (i / n), ar + dr * (i / n)) for i in range(n + 1)]

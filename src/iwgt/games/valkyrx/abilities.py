@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from iwgt.geometry.hexgrid import neighbours
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import DeadRaised, TrollDevoured, UnitRemoved
 from iwgt.games.valkyrx.movement import is_ground
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.geometry.hexgrid import neighbours
 
 
 def troll_victim(state: ValkyrxState, troll: Unit) -> Unit | None:
@@ -56,7 +56,7 @@ def elves_depart(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
 
 
 def raise_dead(state: ValkyrxState) -> tuple[ValkyrxState, list[DeadRaised]]:
-    """VX-13-UNDEAD-2: while the King of the Dead stands, a share of the living slain by undead units join them."""
+    """VX-13-UNDEAD-2: while the King of the Dead stands, some of those the undead slew rise and join them."""
     events: list[DeadRaised] = []
     ab = rules_config().abilities
     for uid, slain in state.raised:

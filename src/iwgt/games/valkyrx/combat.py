@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from iwgt.geometry.hexgrid import distance
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import AttackResolved, CloseCombatOutcome
 from iwgt.games.valkyrx.morale import morale_status
@@ -22,6 +21,7 @@ from iwgt.games.valkyrx.movement import is_ground
 from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
 from iwgt.games.valkyrx.targeting import can_fire, firing_groups, firing_order, select_targets
 from iwgt.games.valkyrx.units import UnitType
+from iwgt.geometry.hexgrid import distance
 
 AttackKind = Literal["melee", "missile"]
 
@@ -63,9 +63,7 @@ def fighting_contacts(state: ValkyrxState) -> list[Contact]:
 def _refuses(attacker: Unit, target: Unit) -> bool:
     """VX-13-WRAITHKING-2: only units of High morale stand and fight the Wraith King (Elves fear nothing)."""
     return (
-        target.type.has("fear")
-        and not attacker.type.has("elf")
-        and morale_status(attacker.morale) != "High"
+        target.type.has("fear") and not attacker.type.has("elf") and morale_status(attacker.morale) != "High"
     )
 
 
@@ -83,7 +81,9 @@ def close_combat_plan(state: ValkyrxState) -> list[Attack]:
         targets = [(c, t) for c, t in targets if not _refuses(unit, t)]
         for c, t in targets:
             attackers = [state.units[x.other(t.id)] for x in foes[t.id]]
-            flankers = [o for o in attackers if any(distance(o.cell, p.cell) != 1 for p in attackers if p is not o)]
+            flankers = [
+                o for o in attackers if any(distance(o.cell, p.cell) != 1 for p in attackers if p is not o)
+            ]
             flank = unit in flankers  # VX-04-20, VX-04-22: an attacker not adjacent to another attacker
             total = sum(o.value for o in attackers)
             outnumbered = bool(flankers) and total >= cfg.outnumbered_ratio * max(t.value, 1e-9)
@@ -142,7 +142,7 @@ def weapon_factor(att: UnitType, tgt: UnitType, kind: AttackKind) -> tuple[float
 
 def random_factor(morale: float, face: int) -> float:
     """The random factor (a share of hits) for a d100 face, in the band of the firer's morale status."""
-    lo, hi = getattr(rules_config().random_factor, morale_status(morale))
+    lo, hi = rules_config().random_factor.band(morale_status(morale))
     return (lo + (hi - lo) * (face - 1) / 99) / 100
 
 
@@ -187,7 +187,7 @@ def resolve_round(
     received: dict[int, float] = defaultdict(float)
     by_pair: dict[tuple[int, int], float] = defaultdict(float)
     undead_dealt: dict[int, float] = defaultdict(float)
-    raised_by: dict[int, float] = defaultdict(float)
+    slain_by_undead: dict[tuple[int, int], float] = defaultdict(float)
     events: list[AttackResolved | CloseCombatOutcome] = []
     flanked: set[int] = set()
     outnumbered: set[int] = set()
@@ -203,22 +203,28 @@ def resolve_round(
             undead_dealt[atk.target] += cas
             target = state.units[atk.target].type
             if not (target.has("war_machine") or target.has("living_spirit") or target.has("undead")):
-                raised_by[atk.attacker] += cas  # VX-13-UNDEAD-2: "anything of living flesh"
+                slain_by_undead[(atk.attacker, atk.target)] += cas  # VX-13-UNDEAD-2: "of living flesh"
         events.append(AttackResolved(atk.attacker, atk.target, atk.kind, hits, cas, factors))
 
     units = list(state.units)
+    applied: dict[int, float] = {}
     for uid, cas in received.items():
         u = units[uid]
         cas = min(cas, u.strength)  # casualties never exceed strength
         left = u.strength - cas
         if left < (1.0 if not u.type.is_character else 1e-9):
             cas, left = u.strength, 0.0
+        applied[uid] = cas
         units[uid] = replace(
             u,
             strength=left,
             casualties_turn=u.casualties_turn + cas,
             undead_losses=u.undead_losses + min(undead_dealt.get(uid, 0.0), cas),
         )
+
+    raised_by: dict[int, float] = defaultdict(float)
+    for (att, tgt), cas in slain_by_undead.items():
+        raised_by[att] += cas * applied[tgt] / received[tgt] if received[tgt] > 0 else 0.0
 
     won: dict[int, int] = defaultdict(int)
     for c in fighting_contacts(state):
@@ -243,4 +249,3 @@ def _after_round(state: ValkyrxState, raised_by: Mapping[int, float]) -> Valkyrx
         for c in state.contacts
     )
     return replace(state, contacts=contacts, raised=tuple(sorted(raised_by.items())))
-

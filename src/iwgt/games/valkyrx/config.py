@@ -92,6 +92,11 @@ class RandomFactor(DataModel):
     Weakened: Band
     Critical: Band
 
+    def band(self, status: str) -> Band:
+        """The band of a morale status."""
+        band: Band = getattr(self, status)
+        return band
+
 
 class AbilityRules(DataModel):
     """Numbers for the section 13 abilities."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from iwgt.core.protocol import Event, Result, Seat
-from iwgt.geometry.hexgrid import hex_to_offset, neighbours
 from iwgt.games.valkyrx.abilities import devour, elves_depart, raise_dead, troll_victim
 from iwgt.games.valkyrx.combat import close_combat_plan, missile_groups, missile_plan, resolve_round
 from iwgt.games.valkyrx.config import rules_config
@@ -28,9 +27,10 @@ from iwgt.games.valkyrx.morale import apply_morale, morale_status
 from iwgt.games.valkyrx.movement import allowance, compulsory_destination, immobile_reason, is_ground
 from iwgt.games.valkyrx.state import Contact, Pending, ValkyrxState
 from iwgt.games.valkyrx.targeting import order_rolls_needed
+from iwgt.geometry.hexgrid import hex_to_offset, neighbours
 
 TURN_STEPS = ("first_mover", "player_1_move", "player_2_move", "combat_round", "reports")
-"""VX-04-01: Player 1 move, Player 2 move, Combat round (including spells), Reports; the table picks Player 1."""
+"""VX-04-01: Player 1 move, Player 2 move, Combat round (including spells), Reports."""
 
 Flow = tuple[ValkyrxState, list[Event]]
 
@@ -44,7 +44,9 @@ def start_turn(state: ValkyrxState) -> Flow:
     state = replace(state, turn=turn, units=units, phase="first_mover", movers_done=0, mover=None)
     if rules_config().turn.first_mover == "once" and state.first_mover is not None:
         return start_movement(state, state.first_mover)
-    return replace(state, pending=(Pending("first_mover", sides=2, purpose=f"who moves first in turn {turn}"),)), []
+    return replace(
+        state, pending=(Pending("first_mover", sides=2, purpose=f"who moves first in turn {turn}"),)
+    ), []
 
 
 def first_mover_rolled(state: ValkyrxState, face: int) -> Flow:
@@ -63,7 +65,9 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
         if unit.on_table and unit.routed and unit.commander == seat:
             to = compulsory_destination(state, unit)
             if to is not None:
-                events.append(UnitMoved(unit.id, hex_to_offset(unit.cell), hex_to_offset(to), 0.0, compulsory=True))
+                events.append(
+                    UnitMoved(unit.id, hex_to_offset(unit.cell), hex_to_offset(to), 0.0, compulsory=True)
+                )
                 state = state.with_unit(replace(unit, cell=to, airborne=False))
             state = state.with_unit(replace(state.units[unit.id], moved=True))
     occ = state.occupancy()
@@ -96,11 +100,16 @@ def end_movement(state: ValkyrxState) -> Flow:
             continue
         for n in neighbours(unit.cell):
             other = occ.get(n)
-            if other is None or other.id <= unit.id or other.commander == unit.commander or not is_ground(other):
+            if (
+                other is None
+                or other.id <= unit.id
+                or other.commander == unit.commander
+                or not is_ground(other)
+            ):
                 continue
             old = state.contact(unit.id, other.id)
             if old is not None:
-                contacts.append(old)
+                contacts.append(replace(old, deferred=False))  # a late arrival fights from the next turn
                 continue
             movers = [u for u in (unit, other) if u.moved and u.moved_cost > 0]
             late = [u for u in movers if u.moved_cost > share * allowance(state, u).normal + 1e-9]
@@ -109,7 +118,12 @@ def end_movement(state: ValkyrxState) -> Flow:
             events.append(ContactMade(unit.id, other.id, deferred))
     state = replace(state, contacts=tuple(contacts), phase="combat", mover=None)
     trolls = tuple(
-        Pending("troll", unit=u.id, sides=rules_config().abilities.troll_devour_chance, purpose=f"is the {u.type.name} hungry?")
+        Pending(
+            "troll",
+            unit=u.id,
+            sides=rules_config().abilities.troll_devour_chance,
+            purpose=f"is the {u.type.name} hungry?",
+        )
         for u in state.units
         if u.on_table and troll_victim(state, u) is not None
     )
@@ -123,7 +137,11 @@ def begin_combat(state: ValkyrxState) -> Flow:
     """The combat round: first any dice to order missile units of equal value (VX-09-11)."""
     sides = order_rolls_needed(missile_groups(state))
     if sides:
-        return replace(state, pending=tuple(Pending("order", sides=k, purpose="firing order of equal units") for k in sides), rolls=()), []
+        return replace(
+            state,
+            pending=tuple(Pending("order", sides=k, purpose="firing order of equal units") for k in sides),
+            rolls=(),
+        ), []
     return plan_round(replace(state, rolls=()))
 
 
@@ -152,7 +170,11 @@ def finish_round(state: ValkyrxState) -> Flow:
     state, removed = bury(state)
     events.extend(removed)
     fallen = {
-        seat: sum(1 for e in removed if state.units[e.unit].owner == seat and state.units[e.unit].type.has("supreme_leader"))
+        seat: sum(
+            1
+            for e in removed
+            if state.units[e.unit].owner == seat and state.units[e.unit].type.has("supreme_leader")
+        )
         for seat in (0, 1)
     }
     state, morale_events = apply_morale(state, outcome.won, outcome.flanked, outcome.outnumbered, fallen)
@@ -216,7 +238,8 @@ def judge(state: ValkyrxState) -> Result | None:
         return Result(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
     if "leader" in spec.victory:
         fallen = [
-            any(u.owner == s and u.type.has("supreme_leader") and not u.on_table for u in state.units) for s in (0, 1)
+            any(u.owner == s and u.type.has("supreme_leader") and not u.on_table for u in state.units)
+            for s in (0, 1)
         ]
         if all(fallen):
             return Result(None, "both Supreme Leaders have fallen")

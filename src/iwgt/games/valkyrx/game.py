@@ -8,7 +8,6 @@ from dataclasses import replace
 from iwgt.core.chance import Die
 from iwgt.core.errors import IllegalAction, MalformedAction
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Result, Scenario, Seat
-from iwgt.geometry.hexgrid import hex_to_offset, offset_to_hex
 from iwgt.games.valkyrx import actions as act
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import DeploymentConfirmed, TerrainCasualties, UnitMoved, UnitPlaced
@@ -18,6 +17,7 @@ from iwgt.games.valkyrx.observe import observe, state_to_json
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario, load_scenario, parse_scenario, scenario_names
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
+from iwgt.geometry.hexgrid import hex_to_offset, offset_to_hex
 
 RULES_VERSION = "valkyrx-1.0"
 """Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
@@ -29,7 +29,7 @@ class ValkyrxGame:
     name = "valkyrx"
     title = "Days of the Valkyrx"
     rules_version = RULES_VERSION
-    seat_names = ("Forces of the Light", "Forces of Darkness")
+    seat_names: tuple[str, ...] = ("Forces of the Light", "Forces of Darkness")
 
     def scenario_names(self) -> list[str]:
         """The shipped scenarios."""
@@ -100,7 +100,11 @@ class ValkyrxGame:
             if immobile_reason(state, u, seat, occ) is not None:
                 continue
             d = destinations(state, u, occ)
-            for cells, charge, airborne in ((d.walk, False, False), (d.charge, True, False), (d.fly, False, True)):
+            for cells, charge, airborne in (
+                (d.walk, False, False),
+                (d.charge, True, False),
+                (d.fly, False, True),
+            ):
                 for c in cells:
                     out.append(act.Move(u.id, c, charge=charge, airborne=airborne))
                     if c in temple and not u.prayed:
@@ -108,7 +112,9 @@ class ValkyrxGame:
         out.append(act.EndPhase())
         return out
 
-    def apply(self, state: ValkyrxState, action: act.Action | ChanceOutcome) -> tuple[ValkyrxState, list[Event]]:
+    def apply(
+        self, state: ValkyrxState, action: act.Action | ChanceOutcome
+    ) -> tuple[ValkyrxState, list[Event]]:
         """Apply an action; a refused action raises and the state is untouched (it is a value)."""
         if state.result is not None:
             raise IllegalAction("the game is over")
@@ -180,7 +186,9 @@ class ValkyrxGame:
             prayed=unit.prayed or move.pray,
         )
         events: list[Event] = [
-            UnitMoved(unit.id, hex_to_offset(unit.cell), hex_to_offset(move.to), cost, move.charge, move.airborne)
+            UnitMoved(
+                unit.id, hex_to_offset(unit.cell), hex_to_offset(move.to), cost, move.charge, move.airborne
+            )
         ]
         if not move.airborne and state.scenario.terrain.get(move.to) == "quicksand":  # VX-05-05
             cas = moved.strength * rules_config().combat.quicksand_casualties
@@ -217,4 +225,3 @@ class ValkyrxGame:
     def state_to_json(self, state: ValkyrxState) -> JSON:
         """The whole state as canonical JSON."""
         return state_to_json(state)
-

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Literal
 
-from iwgt.geometry.hexgrid import distance
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import MoraleChanged, UnitRallied, UnitRemoved, UnitRouted
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.geometry.hexgrid import distance
 
 Status = Literal["High", "Enhanced", "Standard", "Weakened", "Critical"]
 
@@ -71,7 +71,11 @@ def morale_changes(
             elif not fearless:
                 out.append((m.enemy_leader, f"the enemy's {t.name} is near"))
         if friend:
-            if t.has("unsettling") and not unit.type.has("unsettling") and _near(unit, other, m.unsettling_radius):
+            if (
+                t.has("unsettling")
+                and not unit.type.has("unsettling")
+                and _near(unit, other, m.unsettling_radius)
+            ):
                 out.append((m.unsettling, f"uneasy beside the {t.name}"))  # VX-13-TROLL-2
             continue
         adjacent = distance(unit.cell, other.cell) == 1 and not other.airborne and not unit.airborne

@@ -7,10 +7,10 @@ from functools import cache
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Seat
-from iwgt.geometry.hexgrid import Hex, HexBoard, distance, movement_range, neighbours
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.geometry.hexgrid import Hex, HexBoard, distance, movement_range, neighbours
 
 _EPS = 1e-9
 
@@ -72,7 +72,9 @@ def enemies_of(state: ValkyrxState, unit: Unit) -> list[Unit]:
     return [u for u in state.units if u.on_table and u.commander != side]
 
 
-def adjacent_ground_enemies(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = None) -> list[Unit]:
+def adjacent_ground_enemies(
+    state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = None
+) -> list[Unit]:
     """Enemy ground units in the cells next to this one."""
     occ = state.occupancy() if occ is None else occ
     side = unit.commander
@@ -95,7 +97,9 @@ def lock_reason(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = N
     return None
 
 
-def immobile_reason(state: ValkyrxState, unit: Unit, seat: Seat, occ: dict[Hex, Unit] | None = None) -> str | None:
+def immobile_reason(
+    state: ValkyrxState, unit: Unit, seat: Seat, occ: dict[Hex, Unit] | None = None
+) -> str | None:
     """Why the seat may not move this unit now (an unlit unit, VX-03-02), or None if it may."""
     if not unit.on_table:
         return "it is no longer on the table"
@@ -114,7 +118,9 @@ def charge_reason(state: ValkyrxState, unit: Unit) -> str | None:
         return f"{unit.type.name} has no charge speed"
     gap = rules_config().movement.charge_interval
     if unit.last_charge is not None and state.turn < unit.last_charge + gap:
-        return f"it charged in turn {unit.last_charge} and may charge again from turn {unit.last_charge + gap}"
+        return (
+            f"it charged in turn {unit.last_charge} and may charge again from turn {unit.last_charge + gap}"
+        )
     return None
 
 

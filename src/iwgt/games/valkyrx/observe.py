@@ -6,9 +6,9 @@ from dataclasses import asdict
 from typing import Any
 
 from iwgt.core.protocol import JSON, Seat
-from iwgt.geometry.hexgrid import hex_to_offset
 from iwgt.games.valkyrx.morale import morale_status
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.geometry.hexgrid import hex_to_offset
 
 
 def _unit_view(u: Unit) -> JSON:
@@ -57,8 +57,12 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
             else []
         ),
         "units": [_unit_view(u) for u in state.units],
-        "contacts": [{"a": c.a, "b": c.b, "rounds": c.rounds, "deferred": c.deferred} for c in state.contacts],
-        "result": None if state.result is None else {"winner": state.result.winner, "reason": state.result.reason},
+        "contacts": [
+            {"a": c.a, "b": c.b, "rounds": c.rounds, "deferred": c.deferred} for c in state.contacts
+        ],
+        "result": None
+        if state.result is None
+        else {"winner": state.result.winner, "reason": state.result.reason},
     }
 
 
@@ -88,5 +92,7 @@ def state_to_json(state: ValkyrxState) -> JSON:
         "rolls": list(state.rolls),
         "plan": [_plain(asdict(a)) for a in state.plan],
         "raised": _plain(state.raised),
-        "result": None if state.result is None else {"winner": state.result.winner, "reason": state.result.reason},
+        "result": None
+        if state.result is None
+        else {"winner": state.result.winner, "reason": state.result.reason},
     }

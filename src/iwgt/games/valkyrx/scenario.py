@@ -11,9 +11,9 @@ from pydantic import Field, field_validator, model_validator
 
 from iwgt.core.datafiles import DataModel, parse_toml, validate
 from iwgt.core.errors import DataFileError
-from iwgt.geometry.hexgrid import Hex, HexBoard, board, offset_to_hex
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.units import Side, unit_types
+from iwgt.geometry.hexgrid import Hex, HexBoard, board, offset_to_hex
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 SIDES: tuple[Side, Side] = ("light", "darkness")
@@ -110,7 +110,8 @@ class ScenarioFile(DataModel):
                 total += unit_types()[p.unit].points
             if self.points_limit is not None and total > self.points_limit:
                 raise ValueError(
-                    f"army.{side}: the army costs {total} points, over the limit of {self.points_limit} (VX-06-02)"
+                    f"army.{side}: the army costs {total} points, "
+                    f"over the limit of {self.points_limit} (VX-06-02)"
                 )
         return self
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from iwgt.core.protocol import Result, Seat
-from iwgt.geometry.hexgrid import Hex
 from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.units import UnitType, unit_types
+from iwgt.geometry.hexgrid import Hex
 
 if TYPE_CHECKING:
     from iwgt.games.valkyrx.combat import Attack
@@ -116,7 +116,9 @@ class ValkyrxState:
     result: Result | None = None
     leaders_slain: tuple[int, ...] = ()
     raised: tuple[tuple[int, float], ...] = ()
-    plan: tuple[Attack, ...] = ()  # the combat round being resolved  # men slain this round by each undead unit (VX-13-UNDEAD-2)
+    plan: tuple[
+        Attack, ...
+    ] = ()  # the combat round being resolved  # men slain this round by each undead unit (VX-13-UNDEAD-2)
 
     def unit(self, uid: int) -> Unit:
         """A unit by id."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from iwgt.geometry.hexgrid import Hex, distance, neighbours
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.movement import allowance, is_ground
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.geometry.hexgrid import Hex, distance, neighbours
 
 WEAK_TARGET_SHARE = 0.25
 """VX-09-06: a target under 25% of the attacker's strength is passed over for a more powerful one."""
@@ -66,7 +66,8 @@ def candidates(state: ValkyrxState, firer: Unit, occ: dict[Hex, Unit]) -> list[U
         if other.routed:
             continue  # (i) routed and about to move away
         if is_ground(other) and any(
-            (f := occ.get(n)) is not None and f.commander == side and is_ground(f) for n in neighbours(other.cell)
+            (f := occ.get(n)) is not None and f.commander == side and is_ground(f)
+            for n in neighbours(other.cell)
         ):
             continue  # (ii) engaged with a friendly unit: for fear of striking own men
         out.append(other)
@@ -80,7 +81,9 @@ def candidates(state: ValkyrxState, firer: Unit, occ: dict[Hex, Unit]) -> list[U
     return out
 
 
-def select_targets(state: ValkyrxState, order: Sequence[Unit], occ: dict[Hex, Unit]) -> list[tuple[Unit, Unit]]:
+def select_targets(
+    state: ValkyrxState, order: Sequence[Unit], occ: dict[Hex, Unit]
+) -> list[tuple[Unit, Unit]]:
     """Each firer in turn takes the nearest eligible enemy, preferring one no other firer chose (VX-09-08)."""
     chosen: set[int] = set()
     out: list[tuple[Unit, Unit]] = []

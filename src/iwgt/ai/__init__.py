@@ -1,0 +1,1 @@
+"""Bots that play through the public protocol: observations, legal actions and the pure apply."""

@@ -1,0 +1,193 @@
+"""The ``iwgt`` command: unit tables, headless simulated battles, and record replays."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import iwgt.games  # noqa: F401  (registers every game)
+from iwgt.core.chance import DiceSource, Die, PhysicalDice, SeededDice
+from iwgt.core.errors import GameError
+from iwgt.core.match import Match
+from iwgt.core.protocol import Event
+from iwgt.core.record import GameRecord, replay
+from iwgt.core.registry import game_names, get_game
+
+app = typer.Typer(
+    help="The Intelligent Wargames Table: a computer referee for tabletop wargames.", no_args_is_help=True
+)
+console = Console(width=110, highlight=False)
+SIDE_NAMES = ("light", "darkness")
+
+
+def _game(name: str) -> Any:
+    try:
+        return get_game(name)
+    except KeyError as exc:
+        raise typer.BadParameter(str(exc.args[0])) from None
+
+
+def _fail(message: str) -> typer.Exit:
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+@app.command()
+def games() -> None:
+    """List the games on the table."""
+    for name in game_names():
+        g = get_game(name)
+        console.print(f"[bold]{name}[/]  {g.title}  (rules {g.rules_version})")
+
+
+@app.command()
+def scenarios(game: Annotated[str, typer.Argument(help="game name, e.g. valkyrx")] = "valkyrx") -> None:
+    """List a game's shipped scenarios."""
+    g = _game(game)
+    table = Table(title=f"{g.title}: scenarios")
+    for col in ("name", "title", "board", "units", "turns"):
+        table.add_column(col)
+    for name in g.scenario_names():
+        s = g.load_scenario(name)
+        spec = s.spec
+        units = " / ".join(str(len(spec.army[side])) for side in SIDE_NAMES)
+        table.add_row(name, spec.title, f"{spec.width}x{spec.height}", units, str(s.turn_limit))
+    console.print(table)
+
+
+UNIT_KEYS = (
+    "name", "side", "bodies", "move", "charge", "attack", "special", "defence", "range",
+    "rate_of_fire", "accuracy", "resist_magic", "melee", "morale", "points",
+)  # fmt: skip
+
+
+@app.command()
+def units(
+    game: Annotated[str, typer.Argument(help="game name")] = "valkyrx",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON array, one object per unit type")] = False,
+) -> None:
+    """The character attributes table of a game."""
+    if game != "valkyrx":
+        raise _fail(f"no unit table for {game!r} yet")
+    from iwgt.games.valkyrx.units import unit_types
+
+    rows = [{k: getattr(u, k) for k in UNIT_KEYS} for u in unit_types().values()]
+    if as_json:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
+        return
+    table = Table(title="Days of the Valkyrx: character attributes")
+    heads = (
+        "name",
+        "side",
+        "bodies",
+        "move",
+        "atk",
+        "spec",
+        "def",
+        "rng",
+        "rof",
+        "acc%",
+        "RM",
+        "mel",
+        "mor",
+        "pts",
+    )
+    for h in heads:
+        table.add_column(h, justify="left" if h in ("name", "side") else "right")
+    for r in rows:
+        move = str(r["move"]) if r["charge"] is None else f"{r['move']}/{r['charge']}"
+        table.add_row(
+            str(r["name"]), str(r["side"]), str(r["bodies"]), move, str(r["attack"]), str(r["special"]),
+            str(r["defence"]), str(r["range"]), str(r["rate_of_fire"]), str(r["accuracy"]),
+            str(r["resist_magic"]), str(r["melee"]), str(r["morale"]), str(r["points"]),
+        )  # fmt: skip
+    console.print(table)
+
+
+def _ask_die(die: Die) -> int:
+    face: int = typer.prompt(f"{die.purpose}: {die.hint()}", type=int)
+    return face
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="game name")] = "valkyrx",
+    scenario: Annotated[
+        str, typer.Option(help="a shipped scenario name or a path to a .toml file")
+    ] = "skirmish",
+    seed: Annotated[int, typer.Option(help="seed of the dice; the same seed gives the same battle")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object with the result")] = False,
+    record: Annotated[Path | None, typer.Option(help="save the game record (JSON) to this file")] = None,
+    physical_dice: Annotated[
+        bool, typer.Option(help="ask for the face of every roll instead of rolling")
+    ] = False,
+) -> None:
+    """Play a scenario to the end between two heuristic bots, with a turn-by-turn report."""
+    from iwgt.ai.valkyrx_bot import bot_for
+    from iwgt.games.valkyrx.report import print_events
+
+    g = _game(game)
+    try:
+        scen = g.load_scenario(scenario)
+    except GameError as exc:
+        raise _fail(exc.message) from None
+    dice: DiceSource = PhysicalDice(_ask_die) if physical_dice else SeededDice(seed)
+    match = Match(g, scen, dice, None if physical_dice else seed)
+    bots = (bot_for(g), bot_for(g))
+    if not as_json:
+        console.rule(f"[bold]{g.title}[/]: {scen.spec.title} (seed {seed})")
+    events: list[Event] = match.resolve_chance()
+    while not g.is_terminal(match.state):
+        seat = g.to_move(match.state)
+        events.extend(match.act(seat, bots[seat].choose(match.state, seat)))
+        if not as_json:
+            events = print_events(console, match.state, events)
+    if not as_json:
+        print_events(console, match.state, events)
+    rec = match.finish_record()
+    if record is not None:
+        rec.save(record)
+    res = g.result(match.state)
+    summary = {
+        "game": g.name,
+        "scenario": scen.name,
+        "seed": seed,
+        "winner": None if res.winner is None else SIDE_NAMES[res.winner],
+        "reason": res.reason,
+        "turns": match.state.turn,
+        "steps": len(rec.steps),
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+    else:
+        who = "a draw" if res.winner is None else f"the {('Light', 'Darkness')[res.winner]} wins"
+        console.rule(f"[bold]Game over after {summary['turns']} turns: {who}[/] ({res.reason})")
+
+
+@app.command(name="replay")
+def replay_cmd(file: Annotated[Path, typer.Argument(help="a game record saved with --record")]) -> None:
+    """Replay a record and check that every step reproduces."""
+    try:
+        rec = GameRecord.load(file)
+        out = replay(rec)
+    except GameError as exc:
+        raise _fail(exc.message) from None
+    g = get_game(rec.game)
+    res = g.result(out.state)
+    recorded = rec.result
+    if recorded is not None and res is not None and recorded != {"winner": res.winner, "reason": res.reason}:
+        raise _fail(f"the replay ended {res}, the record says {recorded}")
+    console.print(
+        f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; result: {res}"
+    )
+
+
+def main() -> None:
+    """Entry point."""
+    app()
