@@ -260,7 +260,7 @@ def _bucket_range(
     stop: AbstractSet[Hex],
     sources: list[tuple[int, int]],
 ) -> dict[Hex, float]:
-    """Dial's algorithm: Dijkstra with one bucket per integer cost, for integer costs up to ``last``.
+    """Dial's algorithm: Dijkstra with one bucket per integer path cost, for path costs up to ``last``.
 
     About twice as fast as a binary heap here: no tuples are built and no comparisons between them.
     Relies on entering costs being integers >= 1, so a bucket never receives entries while it is read.

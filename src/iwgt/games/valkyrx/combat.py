@@ -121,6 +121,8 @@ def weapon_factor(att: UnitType, tgt: UnitType, kind: AttackKind) -> tuple[float
     w = rules_config().combat.weapons
     fire, ice = att.has("fire_weapon"), att.has("ice_weapon")
     magic = fire or ice or att.has("magic_weapon")
+    if tgt.has("immune_to_mortals") and not magic:  # before "undead": the Wraith King is both
+        return w.mortal_vs_immune, "mortal vs immune"
     if tgt.has("undead"):
         if fire:
             return w.fire_vs_undead, "fire vs undead"
@@ -135,8 +137,6 @@ def weapon_factor(att: UnitType, tgt: UnitType, kind: AttackKind) -> tuple[float
         if kind == "missile":
             return w.missile_vs_wickerwork, None
         return w.mortal_melee_vs_wickerwork, "sword and spear vs wicker"
-    if tgt.has("immune_to_mortals") and not magic:
-        return w.mortal_vs_immune, "mortal vs immune"
     return 1.0, None
 
 

@@ -151,11 +151,22 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
             d = distance(unit.cell, cell)
             if d >= 2 and cell not in blocked and cost[board.index[cell]] > 0:
                 fly[cell] = allow.normal * d / allow.fly
-        # VX-04-31: fly part of the way, then walk the rest: fly/F + walk/W <= 1.
-        sources = {c: v for c, v in fly.items() if v < allow.normal - 1 + _EPS}
-        if sources:
+        # VX-04-31: fly part of the way, land, then walk at least one cell: fly/F + walk/W <= 1.
+        # The search is seeded at the landing cells' neighbours, so a pure flight never counts as a walk.
+        seeds: dict[Hex, float] = {}
+        for land, c0 in fly.items():
+            if land in zoc or c0 > allow.normal - 1 + _EPS:
+                continue  # landing next to an enemy ends the move; or no walk is left
+            for n in neighbours(land):
+                j = board.index.get(n)
+                if j is None or cost[j] <= 0 or n in blocked or n == unit.cell:
+                    continue
+                c = c0 + cost[j]
+                if c <= allow.normal + _EPS and c < seeds.get(n, float("inf")):
+                    seeds[n] = c
+        if seeds:
             mixed = movement_range(
-                board, unit.cell, allow.normal, cost=cost, blocked=blocked, stop=zoc, extra_sources=sources
+                board, unit.cell, allow.normal, cost=cost, blocked=blocked, stop=zoc, extra_sources=seeds
             )
             mixed.pop(unit.cell, None)
             for cell, c in mixed.items():
