@@ -90,9 +90,14 @@ def test_line_by_hand() -> None:
     assert line(Hex(2, 2), Hex(2, 2)) == [Hex(2, 2)]
     assert line(ORIGIN, Hex(3, 0)) == [Hex(0, 0), Hex(1, 0), Hex(2, 0), Hex(3, 0)]
     # The midpoint of (0,0)-(1,1) lies exactly on the edge between (1,0) and (0,1); the nudge
-    # settles it on (1,0) in both directions.
-    assert line(ORIGIN, Hex(1, 1)) == [Hex(0, 0), Hex(1, 0), Hex(1, 1)]
-    assert line(Hex(1, 1), ORIGIN) == [Hex(1, 1), Hex(1, 0), Hex(0, 0)]
+    # (larger on r than on q) settles it on (0,1) in both directions.
+    assert line(ORIGIN, Hex(1, 1)) == [Hex(0, 0), Hex(0, 1), Hex(1, 1)]
+    assert line(Hex(1, 1), ORIGIN) == [Hex(1, 1), Hex(0, 1), Hex(0, 0)]
+    # (0.5, 2.5) is a tie between (1, 2) and (0, 3), which Red Blob's equal q and r nudges leave to
+    # floating-point noise; ours settles it the same way wherever the line is drawn.
+    expected = [Hex(0, 0), Hex(0, 1), Hex(0, 2), Hex(0, 3), Hex(1, 3), Hex(1, 4), Hex(1, 5)]
+    assert line(ORIGIN, Hex(1, 5)) == expected
+    assert line(Hex(-3, -3), Hex(-2, 2)) == [hex_add(Hex(-3, -3), h) for h in expected]
 
 
 def test_hex_round() -> None:
@@ -430,7 +435,9 @@ def test_line_properties(a: Hex, b: Hex) -> None:
     assert cells[-1] == b
     assert len(cells) == distance(a, b) + 1
     assert all(distance(x, y) == 1 for x, y in pairwise(cells))
-    assert line(a, b) == cells  # deterministic
+    assert line(b, a) == cells[::-1]
+    shift = Hex(17, -40)
+    assert line(hex_add(a, shift), hex_add(b, shift)) == [hex_add(h, shift) for h in cells]
 
 
 @given(coords, coords)

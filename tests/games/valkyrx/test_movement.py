@@ -164,7 +164,10 @@ def _oracle(
     rocks=st.lists(st.tuples(st.integers(0, 11), st.integers(0, 8)), max_size=6),
 )
 def test_walk_destinations_match_an_independent_oracle(
-    friends: list[tuple[int, int]], foes: list[tuple[int, int]], rough: list[tuple[int, int]], rocks: list[tuple[int, int]]
+    friends: list[tuple[int, int]],
+    foes: list[tuple[int, int]],
+    rough: list[tuple[int, int]],
+    rocks: list[tuple[int, int]],
 ) -> None:
     """VX-04-24, VX-04-25, VX-05-04: occupied cells, enemy zones and difficult ground, on random boards."""
     me = (5, 4)

@@ -1,0 +1,80 @@
+"""Infrastructure (section 5) and section 13 abilities outside the combat formula."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from iwgt.core.protocol import ChanceOutcome
+from iwgt.games.valkyrx.abilities import elves_depart, raise_dead
+from iwgt.games.valkyrx.actions import EndPhase, Move
+
+from .kit import GAME, cell, position, tweak
+
+
+def end_both_phases(state):  # type: ignore[no-untyped-def]
+    state, _ = GAME.apply(state, EndPhase())
+    state, _ = GAME.apply(state, EndPhase())
+    return state
+
+
+def test_vx_13_troll_1_a_hungry_troll_devours_a_passing_friend() -> None:
+    state = position([("guardsmen", (0, 0))], [("cave_troll", (6, 4)), ("wearg_warriors", (7, 4))])
+    state = end_both_phases(state)
+    assert [(p.kind, p.sides) for p in state.pending] == [("troll", 6)]
+    fed, _ = GAME.apply(state, ChanceOutcome(1))
+    assert fed.units[2].strength == pytest.approx(270.0)  # 10% of 300
+    spared, _ = GAME.apply(state, ChanceOutcome(2))
+    assert spared.units[2].strength == 300.0
+
+
+def test_vx_05_05_quicksand_takes_a_quarter() -> None:
+    state = position(
+        [("guardsmen", (2, 4))], [("wearg_warriors", (11, 8))], terrain=[("quicksand", [(3, 4)])]
+    )
+    state, _ = GAME.apply(state, Move(0, cell(3, 4)))
+    assert state.units[0].strength == pytest.approx(225.0)
+    assert state.units[0].moved_cost == 2  # quicksand impairs movement like difficult ground
+
+
+@pytest.mark.parametrize(("face", "survives"), [(2, True), (1, False)])
+def test_vx_05_06_to_12_the_temple(face: int, survives: bool) -> None:
+    state = position([("guardsmen", (2, 4))], [("wearg_warriors", (11, 8))], terrain=[("temple", [(3, 4)])])
+    state, _ = GAME.apply(state, Move(0, cell(3, 4), pray=True))
+    assert [p.kind for p in state.pending] == ["temple"]
+    state, _ = GAME.apply(state, ChanceOutcome(face))
+    unit = state.units[0]
+    if survives:
+        assert unit.temple_until == 6  # this turn and the following five
+        assert unit.on_table and unit.prayed
+    else:
+        assert unit.status == "destroyed"
+
+
+def test_vx_05_09_temple_doubles_movement() -> None:
+    state = position([("guardsmen", (2, 4))], [("wearg_warriors", (11, 8))])
+    blessed = tweak(state, 0, temple_until=3)
+    state, _ = GAME.apply(blessed, Move(0, cell(6, 4)))  # 4 cells: 2 x 2
+    assert state.units[0].cell == cell(6, 4)
+
+
+def test_vx_13_elves_4_the_elves_leave_when_losses_are_grievous() -> None:
+    state = position([("elves", (2, 4)), ("erendil", (3, 4))], [("wearg_warriors", (11, 8))])
+    # Elven value 2400 + 3000 = 5400; 40% is 2160. Elves at 120 of 300 have lost 1440: they stay.
+    kept, events = elves_depart(tweak(state, 0, strength=120.0))
+    assert events == [] and kept.units[1].on_table
+    # Erendil at 25% of his defence has lost 2250 more: 3690 >= 2160: every Elf leaves.
+    gone, events = elves_depart(tweak(tweak(state, 0, strength=120.0), 1, strength=0.25))
+    assert [e.unit for e in events] == [0, 1]
+    assert gone.units[0].status == "left" and gone.units[1].status == "left"
+
+
+def test_vx_13_undead_2_the_army_of_the_dead_swells() -> None:
+    state = position([("guardsmen", (0, 0))], [("undead_warriors", (6, 4)), ("deall", (9, 8))])
+    state = replace(tweak(state, 1, strength=200.0), raised=((1, 40.0),))
+    grown, events = raise_dead(state)
+    assert grown.units[1].strength == pytest.approx(220.0)  # half of the 40 slain rise
+    assert events[0].raised == pytest.approx(20.0)
+    kingless = tweak(state, 2, status="destroyed")
+    assert raise_dead(kingless)[0].units[1].strength == 200.0
