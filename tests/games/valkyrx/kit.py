@@ -7,11 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from iwgt.core.protocol import ChanceOutcome
-from iwgt.geometry.hexgrid import Hex, offset_to_hex
 from iwgt.games.valkyrx.actions import ConfirmDeployment
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, parse_scenario
 from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.geometry.hexgrid import Hex, offset_to_hex
 
 GAME = ValkyrxGame()
 Placed = tuple[str, tuple[int, int]]
@@ -40,7 +40,9 @@ def scenario_text(
     lines.append(f"[deployment.darkness]\nrows = [0, {height - 1}]")
     army = "[army]\n"
     for side, units in (("light", light), ("darkness", dark)):
-        army += f"{side} = [" + ", ".join(f'{{ unit = "{u}", cell = [{c}, {r}] }}' for u, (c, r) in units) + "]\n"
+        army += (
+            f"{side} = [" + ", ".join(f'{{ unit = "{u}", cell = [{c}, {r}] }}' for u, (c, r) in units) + "]\n"
+        )
     lines.append(army)
     return "\n".join(lines)
 

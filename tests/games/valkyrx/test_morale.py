@@ -70,7 +70,7 @@ def test_vx_10_13_flight_below_zero_and_vx_03_11_rout_at_critical() -> None:
     state = position([("guardsmen", (5, 4)), ("archers", (2, 2))], [("wearg_warriors", (9, 8))])
     state = tweak(state, 0, morale=3.0, casualties_turn=30.0)  # -4: below zero
     state = tweak(state, 1, morale=12.0, casualties_turn=15.0)  # 5% of 300 -> -2 -> 10: Weakened
-    after, events = apply_morale(state, {}, frozenset(), frozenset(), {})
+    after, _events = apply_morale(state, {}, frozenset(), frozenset(), {})
     assert after.units[0].status == "fled"
     assert not after.units[1].routed and after.units[1].morale == pytest.approx(10.0)
     worse = tweak(state, 1, morale=11.0)

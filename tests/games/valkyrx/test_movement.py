@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iwgt.core.errors import IllegalAction
-from iwgt.geometry.hexgrid import Hex, distance, neighbours
 from iwgt.games.valkyrx.actions import EndPhase, Move
 from iwgt.games.valkyrx.movement import allowance, destinations
 from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.geometry.hexgrid import Hex, distance, neighbours
 
 from .kit import GAME, cell, position, tweak
 
