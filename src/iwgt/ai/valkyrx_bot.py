@@ -17,6 +17,8 @@ from iwgt.geometry.hexgrid import Hex, distance, offset_to_hex
 CHARGE_WORTH = 0.5
 """Charge only an enemy whose value is at most twice ours (our value / theirs >= 0.5)."""
 AVOID_RATIO = 0.25
+LEADER_REACH = 3
+"""Supreme Leaders and wizards stay within this many cells of as many friends as they can."""
 """Do not walk into contact with an enemy more than four times our value."""
 
 
@@ -69,6 +71,8 @@ class HeuristicBot:
         for a in legal:
             if isinstance(a, Move) and not a.pray:
                 by_unit.setdefault(a.unit, []).append(a)
+        cells = {friends[uid].cell for uid in by_unit} | {a.to for acts in by_unit.values() for a in acts}
+        field = _Field.of(enemies, list(friends.values()), sorted(cells))
         taken: set[Hex] = set()
         plan: list[Action] = []
         # Front units first, so the line advances without the rear blocking it.
@@ -78,11 +82,11 @@ class HeuristicBot:
         for uid in order:
             me = friends[uid]
             best: tuple[float, int, Move] | None = None
-            stay = _score(me, me.cell, enemies, None, moved=False)
+            stay = _score(me, me.cell, field, None, moved=False)
             for i, mv in enumerate(by_unit[uid]):
                 if mv.to in taken:
                     continue
-                s = _score(me, mv.to, enemies, mv, moved=True)
+                s = _score(me, mv.to, field, mv, moved=True)
                 if best is None or s > best[0]:
                     best = (s, i, mv)
             if best is not None and best[0] > stay + 1e-9:
@@ -97,20 +101,37 @@ def _see(u: JSON) -> _Seen:
     return _Seen(u["id"], kind, u["commander"], offset_to_hex(*u["cell"]), value, u["routed"], u["airborne"])
 
 
-def _score(me: _Seen, cell: Hex, enemies: Sequence[_Seen], mv: Move | None, *, moved: bool) -> float:
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """Hex distance from every cell to the nearest enemy, computed once per plan."""
+
+    nearest: dict[Hex, int]
+    enemies: Sequence[_Seen]
+    friends: Sequence[_Seen]
+
+    @classmethod
+    def of(cls, enemies: Sequence[_Seen], friends: Sequence[_Seen], cells: Sequence[Hex]) -> _Field:
+        return cls({c: min(distance(c, e.cell) for e in enemies) for c in cells}, enemies, friends)
+
+
+def _score(me: _Seen, cell: Hex, field: _Field, mv: Move | None, *, moved: bool) -> float:
     """Higher is better. Distances are hex distances; the rules engine has already made every option legal."""
     t = me.kind
-    ground = [e for e in enemies if not e.airborne]
-    near = min(enemies, key=lambda e: (distance(cell, e.cell), e.id))
-    d = distance(cell, near.cell)
-    adjacent = [e for e in ground if distance(cell, e.cell) == 1]
+    d = field.nearest[cell]
     if me.routed:
         return float(d)
+    adjacent = [e for e in field.enemies if not e.airborne and distance(cell, e.cell) == 1] if d == 1 else []
+    if t.has("supreme_leader") or t.has("wizard"):
+        # Support: a leader's presence lifts morale within LEADER_REACH cells; keep out of the melee.
+        if d <= 1:
+            return -100.0
+        near = sum(1 for f in field.friends if f.id != me.id and distance(cell, f.cell) <= LEADER_REACH)
+        return 2.0 * near - abs(d - 3)
     if t.range > 1:  # missile unit: stay at range, move little, never into contact
         if adjacent:
             return -100.0
-        in_range = [e for e in enemies if distance(cell, e.cell) <= t.range]
-        score = 10.0 * len(in_range) - abs(d - t.range)
+        in_range = sum(1 for e in field.enemies if distance(cell, e.cell) <= t.range) if d <= t.range else 0
+        score = 10.0 * in_range - abs(d - t.range)
         if moved and in_range:
             score -= 5.0  # moving may cost this turn's volley (VX-04-07)
         return score

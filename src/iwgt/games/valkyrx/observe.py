@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valkyrx.morale import morale_status
-from iwgt.games.valkyrx.state import Unit, ValkyrxState
+from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import hex_to_offset
 
 
@@ -66,14 +66,21 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
     }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+_CONTACT_FIELDS = tuple(f.name for f in fields(Contact))
+
+
+def _flat(value: Any) -> Any:
     if isinstance(value, float):
         return round(value, 9)
+    if isinstance(value, tuple):
+        return list(value)
     return value
+
+
+def _row(obj: Any, names: tuple[str, ...]) -> list[Any]:
+    """A dataclass as a flat list in field order: digests run after every step, so this is kept cheap."""
+    return [_flat(getattr(obj, n)) for n in names]
 
 
 def state_to_json(state: ValkyrxState) -> JSON:
@@ -86,12 +93,16 @@ def state_to_json(state: ValkyrxState) -> JSON:
         "first_mover": state.first_mover,
         "mover": state.mover,
         "movers_done": state.movers_done,
-        "units": [_plain(asdict(u)) for u in state.units],
-        "contacts": [_plain(asdict(c)) for c in state.contacts],
-        "pending": [_plain(asdict(p)) for p in state.pending],
+        "unit_fields": list(_UNIT_FIELDS),
+        "units": [_row(u, _UNIT_FIELDS) for u in state.units],
+        "contacts": [_row(c, _CONTACT_FIELDS) for c in state.contacts],
+        "pending": [[p.kind, p.unit, p.sides] for p in state.pending],
         "rolls": list(state.rolls),
-        "plan": [_plain(asdict(a)) for a in state.plan],
-        "raised": _plain(state.raised),
+        "plan": [
+            [a.attacker, a.target, a.kind, round(a.share, 9), a.melee_stage, a.charge, a.flank, a.outnumbered]
+            for a in state.plan
+        ],
+        "raised": [[uid, round(x, 9)] for uid, x in state.raised],
         "result": None
         if state.result is None
         else {"winner": state.result.winner, "reason": state.result.reason},
