@@ -34,7 +34,7 @@ def _game(name: str) -> Any:
 
 
 def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}")
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -180,9 +180,9 @@ def replay_cmd(file: Annotated[Path, typer.Argument(help="a game record saved wi
         raise _fail(exc.message) from None
     g = get_game(rec.game)
     res = g.result(out.state)
-    recorded = rec.result
-    if recorded is not None and res is not None and recorded != {"winner": res.winner, "reason": res.reason}:
-        raise _fail(f"the replay ended {res}, the record says {recorded}")
+    got = None if res is None else {"winner": res.winner, "reason": res.reason}
+    if rec.result != got:
+        raise _fail(f"the replay ends with {got}, but the record says {rec.result}")
     console.print(
         f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; result: {res}"
     )

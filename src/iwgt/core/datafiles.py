@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -11,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from iwgt.core.errors import DataFileError
 
 M = TypeVar("M", bound=BaseModel)
+_KEYED = re.compile(r"^Value error, (?P<key>[A-Za-z_][\w.]*): (?P<msg>.*)$", re.DOTALL)
 
 
 class DataModel(BaseModel):
@@ -33,16 +35,22 @@ def validate(model: type[M], data: Any, origin: str) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        key = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"])
         got = err.get("input")
         shown = "" if isinstance(got, dict) else f", got {got!r}"
-        raise DataFileError(origin, key, f"{err['msg']}{shown}") from None
+        if not key:
+            # A model-level check cannot set pydantic's location, so it names its key itself as
+            # "key: what is wrong" (see ScenarioFile); any other message is about the whole file.
+            found = _KEYED.match(msg)
+            key, msg, shown = (found["key"], found["msg"], "") if found else ("(top level)", msg, shown)
+        raise DataFileError(origin, key, f"{msg}{shown}") from None
 
 
 def load_model(model: type[M], path: Path) -> M:
     """Read and validate a TOML data file."""
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataFileError(str(path), "(file)", f"a readable file ({exc.strerror})") from None
+    except (OSError, ValueError) as exc:  # missing, unreadable, or not UTF-8 text
+        raise DataFileError(str(path), "(file)", f"a readable UTF-8 file ({exc})") from None
     return validate(model, parse_toml(text, str(path)), str(path))

@@ -39,10 +39,13 @@ class Match:
     def act(self, seat: Seat, action: Any) -> list[Event]:
         """Apply a player's action; a refused action raises and changes nothing."""
         to_move = self.game.to_move(self.state)
+        if seat == CHANCE:
+            raise IllegalAction("the dice act through resolve_chance, not as a seat")
         if to_move != seat:
             raise IllegalAction(f"it is not seat {seat}'s turn to act")
+        logged = self.game.action_to_json(action)  # before applying: state and record move together
         self.state, events = self.game.apply(self.state, action)
-        self._log(seat, self.game.action_to_json(action))
+        self._log(seat, logged)
         return events + self.resolve_chance()
 
     def resolve_chance(self) -> list[Event]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final, Protocol, TypeVar
 
 from iwgt.core.chance import Die
@@ -42,6 +42,8 @@ class Event:
 
 
 def _jsonable(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, tuple | list):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):

@@ -63,7 +63,8 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError(f"{origin}: expected a JSON object")
         try:
-            if data.get("format") != RECORD_FORMAT:
+            fmt = data.get("format")
+            if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt != RECORD_FORMAT:
                 raise RecordError(f"{origin}: 'format' must be {RECORD_FORMAT}, got {data.get('format')!r}")
             scen = data["scenario"]
             steps = [
@@ -95,7 +96,7 @@ class GameRecord:
         """Read a record file."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # ValueError covers bad JSON and text that is not UTF-8
             raise RecordError(f"{path}: cannot read a JSON record ({exc})") from None
         return cls.from_json(data, origin=str(path))
 
@@ -111,7 +112,10 @@ class Replay:
 
 def replay(record: GameRecord) -> Replay:
     """Fold the record's actions from the initial state, checking every step's digest."""
-    game = get_game(record.game)
+    try:
+        game = get_game(record.game)
+    except KeyError as exc:
+        raise RecordError(f"the record is of a game this table does not have: {exc.args[0]}") from None
     if record.rules_version != game.rules_version:
         raise RecordError(
             f"the record was made with {record.game} rules {record.rules_version}, "
@@ -125,12 +129,14 @@ def replay(record: GameRecord) -> Replay:
         if to_move != step.seat:
             raise RecordError(f"step {i}: the record says seat {step.seat} acted, but {to_move} was to act")
         try:
-            action = ChanceOutcome(int(step.action["face"])) if step.seat == CHANCE else None
-            if action is None:
-                state, new = game.apply(state, game.action_from_json(step.action))
+            if step.seat == CHANCE:
+                face = step.action.get("face")
+                if not isinstance(face, int) or isinstance(face, bool):
+                    raise ValueError(f"a die face must be a whole number, got {face!r}")
+                state, new = game.apply(state, ChanceOutcome(face))
             else:
-                state, new = game.apply(state, action)
-        except (GameError, KeyError, ValueError) as exc:
+                state, new = game.apply(state, game.action_from_json(step.action))
+        except (GameError, KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"step {i}: the recorded action was refused: {exc}") from None
         got = digest(game.state_to_json(state))
         if got != step.digest:

@@ -83,8 +83,8 @@ class ValkyrxGame:
 
     def legal_actions(self, state: ValkyrxState, seat: Seat) -> Sequence[act.Action]:
         """Every legal action of the seat now (the lit cells come from this)."""
-        if self.to_move(state) != seat:
-            return []
+        if seat == CHANCE or self.to_move(state) != seat:
+            return []  # the dice have no "actions": they answer chance_outcomes
         if state.phase == "deploy":
             zone = state.scenario.deployment[seat]
             free = sorted(zone - state.occupancy().keys(), key=state.scenario.board.index.__getitem__)

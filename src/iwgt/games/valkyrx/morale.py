@@ -117,7 +117,7 @@ def apply_morale(
             outnumbered=unit.id in outnumbered,
             leaders_fallen=leaders_fallen,
         )
-        score = round(min(m.maximum, unit.morale + sum(d for d, _ in changes)), 3)
+        score = float(round(min(m.maximum, unit.morale + sum(d for d, _ in changes)), 3))
         if changes and score != unit.morale:
             events.append(MoraleChanged(unit.id, unit.morale, score, tuple(r for _, r in changes)))
         u = replace(unit, morale=score)

@@ -83,9 +83,9 @@ class ScenarioFile(DataModel):
 
         for side in SIDES:
             if side not in self.deployment:
-                raise ValueError(f"deployment.{side} is missing")
+                raise ValueError(f"deployment.{side}: is missing")
             if side not in self.army or not self.army[side]:
-                raise ValueError(f"army.{side} needs at least one unit")
+                raise ValueError(f"army.{side}: needs at least one unit")
         seen: dict[Offset, str] = {}
         for i, patch in enumerate(self.terrain):
             for cell in patch.cells:
@@ -180,4 +180,8 @@ def load_scenario(ref: str) -> ValkyrxScenario:
     if not path.exists():
         known = ", ".join(scenario_names())
         raise DataFileError(ref, "(file)", f"a shipped scenario name ({known}) or a path to a .toml file")
-    return parse_scenario(path.read_text(encoding="utf-8"), str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:  # a folder, no permission, or not UTF-8 text
+        raise DataFileError(str(path), "(file)", f"a readable UTF-8 TOML file ({exc})") from None
+    return parse_scenario(text, str(path))
