@@ -76,3 +76,21 @@ def test_vx_10_13_flight_below_zero_and_vx_03_11_rout_at_critical() -> None:
     worse = tweak(state, 1, morale=11.0)
     after, _ = apply_morale(worse, {}, frozenset(), frozenset(), {})
     assert after.units[1].routed  # 9: Critical
+
+
+def test_vx_13_mangere_2_panic_however_the_demon_king_falls() -> None:
+    """Mangere lost to the Temple (not in combat) still panics the mutant ranks, once."""
+    from iwgt.core.protocol import ChanceOutcome
+    from iwgt.games.valkyrx.actions import EndPhase
+
+    from .kit import GAME
+
+    state = position([("guardsmen", (5, 4))], [("wearg_warriors", (6, 4)), ("mangere", (11, 8))])
+    assert state.mover == 1  # Mangere was lit, so the Darkness phase is open
+    state = tweak(state, 2, status="destroyed", strength=0.0)
+    state, _ = GAME.apply(state, EndPhase())
+    state, _ = GAME.apply(state, ChanceOutcome(50))
+    state, events = GAME.apply(state, ChanceOutcome(50))
+    panic = [e for e in events if getattr(e, "unit", None) == 1 and hasattr(e, "reasons")]
+    assert any("panic" in r for r in panic[0].reasons)
+    assert state.leaders_slain == (2,)

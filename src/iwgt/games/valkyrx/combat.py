@@ -80,7 +80,7 @@ def close_combat_plan(state: ValkyrxState) -> list[Attack]:
         targets = [(c, state.units[c.other(uid)]) for c in foes[uid]]
         targets = [(c, t) for c, t in targets if not _refuses(unit, t)]
         for c, t in targets:
-            attackers = [state.units[x.other(t.id)] for x in foes[t.id]]
+            attackers = [o for x in foes[t.id] if not _refuses(o := state.units[x.other(t.id)], t)]
             flankers = [
                 o for o in attackers if any(distance(o.cell, p.cell) != 1 for p in attackers if p is not o)
             ]

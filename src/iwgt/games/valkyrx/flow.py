@@ -169,14 +169,14 @@ def finish_round(state: ValkyrxState) -> Flow:
     events.extend(raised)
     state, removed = bury(state)
     events.extend(removed)
-    fallen = {
-        seat: sum(
-            1
-            for e in removed
-            if state.units[e.unit].owner == seat and state.units[e.unit].type.has("supreme_leader")
-        )
-        for seat in (0, 1)
-    }
+    # A Supreme Leader gone from the table for any reason (slain, fled, the Temple) is mourned once.
+    gone = [
+        u
+        for u in state.units
+        if u.type.has("supreme_leader") and not u.on_table and u.id not in state.leaders_slain
+    ]
+    fallen = {seat: sum(1 for u in gone if u.owner == seat) for seat in (0, 1)}
+    state = replace(state, leaders_slain=(*state.leaders_slain, *(u.id for u in gone)))
     state, morale_events = apply_morale(state, outcome.won, outcome.flanked, outcome.outnumbered, fallen)
     events.extend(morale_events)
     state, left = elves_depart(state)
