@@ -22,7 +22,8 @@ from iwgt.core.registry import game_names, get_game
 app = typer.Typer(
     help="The Intelligent Wargames Table: a computer referee for tabletop wargames.", no_args_is_help=True
 )
-console = Console(width=110, highlight=False)
+console = Console(width=120, highlight=False)
+"""A fixed width keeps the report byte-identical from one terminal to another."""
 SIDE_NAMES = ("light", "darkness")
 
 
@@ -77,12 +78,19 @@ def units(
         raise _fail(f"no unit table for {game!r} yet")
     from iwgt.games.valkyrx.units import unit_types
 
-    rows = [{k: getattr(u, k) for k in UNIT_KEYS} for u in unit_types().values()]
+    types = list(unit_types().values())
+    rows = [{k: getattr(u, k) for k in UNIT_KEYS} for u in types]
     if as_json:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
         return
-    table = Table(title="Days of the Valkyrx: character attributes")
+    table = Table(
+        title="Days of the Valkyrx: character attributes",
+        caption="id: the name scenario files use. atk, spec, def: attack, special abilities, defence; "
+        "rng: weapon range in cells; rof: strike rate; acc%: accuracy; RM: resist magic; mel: melee; "
+        "mor: starting morale; pts: points value.",
+    )
     heads = (
+        "id",
         "name",
         "side",
         "bodies",
@@ -99,20 +107,41 @@ def units(
         "pts",
     )
     for h in heads:
-        table.add_column(h, justify="left" if h in ("name", "side") else "right")
-    for r in rows:
+        table.add_column(h, justify="left" if h in ("id", "name", "side") else "right")
+    for t, r in zip(types, rows, strict=True):
         move = str(r["move"]) if r["charge"] is None else f"{r['move']}/{r['charge']}"
         table.add_row(
-            str(r["name"]), str(r["side"]), str(r["bodies"]), move, str(r["attack"]), str(r["special"]),
+            t.id, str(r["name"]), str(r["side"]), str(r["bodies"]), move, str(r["attack"]), str(r["special"]),
             str(r["defence"]), str(r["range"]), str(r["rate_of_fire"]), str(r["accuracy"]),
             str(r["resist_magic"]), str(r["melee"]), str(r["morale"]), str(r["points"]),
         )  # fmt: skip
     console.print(table)
 
 
+def parse_face(text: str, die: Die) -> int | None:
+    """A face typed by a player, or None: "00" on a d100 is 100 (two d10, tens and units)."""
+    text = text.strip()
+    if die.sides == 100 and text in ("00", "0"):
+        return 100
+    if not text.isdigit():
+        return None
+    face = int(text)
+    return face if 1 <= face <= die.sides else None
+
+
 def _ask_die(die: Die) -> int:
-    face: int = typer.prompt(f"{die.purpose}: {die.hint()}", type=int)
-    return face
+    while True:
+        text: str = typer.prompt(f"{die.purpose}: {die.hint()}", err=True)
+        face = parse_face(text, die)
+        if face is not None:
+            return face
+        typer.echo(f"  {text!r} is not a face of a d{die.sides}; try again", err=True)
+
+
+def describe_result(winner: int | None, reason: str) -> str:
+    """A result in words, e.g. "the Light wins (the Darkness has nothing left on the table)"."""
+    who = "a draw" if winner is None else f"the {('Light', 'Darkness')[winner]} wins"
+    return f"{who} ({reason})"
 
 
 @app.command()
@@ -141,23 +170,28 @@ def simulate(
     match = Match(g, scen, dice, None if physical_dice else seed)
     bots = (bot_for(g), bot_for(g))
     if not as_json:
-        console.rule(f"[bold]{g.title}[/]: {scen.spec.title} (seed {seed})")
+        dice_name = "physical dice" if physical_dice else f"seed {seed}"
+        console.rule(f"[bold]{g.title}[/]: {scen.spec.title} ({dice_name})")
     events: list[Event] = match.resolve_chance()
     while not g.is_terminal(match.state):
         seat = g.to_move(match.state)
-        events.extend(match.act(seat, bots[seat].choose(match.state, seat)))
+        # The report is printed before the next turn's dice are asked for (they matter with real dice).
+        events.extend(match.act(seat, bots[seat].choose(match.state, seat), then_chance=False))
         if not as_json:
             events = print_events(console, match.state, events)
+        events.extend(match.resolve_chance())
     if not as_json:
         print_events(console, match.state, events)
     rec = match.finish_record()
     if record is not None:
         rec.save(record)
+        if not as_json:
+            console.print(f"record saved to {record}; check it with: iwgt replay {record}")
     res = g.result(match.state)
     summary = {
         "game": g.name,
         "scenario": scen.name,
-        "seed": seed,
+        "seed": None if physical_dice else seed,
         "winner": None if res.winner is None else SIDE_NAMES[res.winner],
         "reason": res.reason,
         "turns": match.state.turn,
@@ -166,8 +200,9 @@ def simulate(
     if as_json:
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
-        who = "a draw" if res.winner is None else f"the {('Light', 'Darkness')[res.winner]} wins"
-        console.rule(f"[bold]Game over after {summary['turns']} turns: {who}[/] ({res.reason})")
+        console.rule(
+            f"[bold]Game over after {summary['turns']} turns: {describe_result(res.winner, res.reason)}"
+        )
 
 
 @app.command(name="replay")
@@ -182,10 +217,13 @@ def replay_cmd(file: Annotated[Path, typer.Argument(help="a game record saved wi
     res = g.result(out.state)
     got = None if res is None else {"winner": res.winner, "reason": res.reason}
     if rec.result != got:
-        raise _fail(f"the replay ends with {got}, but the record says {rec.result}")
-    console.print(
-        f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; result: {res}"
-    )
+
+        def words(r: dict[str, Any] | None) -> str:
+            return "an unfinished game" if r is None else describe_result(r["winner"], r["reason"])
+
+        raise _fail(f"the replay ends with {words(got)}, but the record says {words(rec.result)}")
+    outcome = "the game is not finished" if res is None else describe_result(res.winner, res.reason)
+    console.print(f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; {outcome}")
 
 
 def main() -> None:

@@ -72,6 +72,8 @@ def check_invariants(state: ValkyrxState) -> None:
         assert scen.board.contains(u.cell), f"unit {u.id} is off the board at {u.cell}"
         assert scen.terrain.get(u.cell) != "impassable", f"unit {u.id} stands on impassable ground"
         assert u.strength > 0, f"unit {u.id} is on the table with no strength"
+        if not u.type.is_character:
+            assert u.strength >= 1, f"unit {u.id} is on the table with under one man ({u.strength})"
     for u in state.units:
         limit = u.start_strength * (cap if u.type.has("undead") else 1.0)
         assert 0 <= u.strength <= limit + EPS, f"unit {u.id}: strength {u.strength} outside [0, {limit}]"

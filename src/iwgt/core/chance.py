@@ -33,7 +33,7 @@ class Die:
         if self.sides == 100:
             return "roll d100 (two d10: tens and units, 00 is 100)"
         if self.sides == 2:
-            return "toss a coin or roll a d6 (1-3 is 1, 4-6 is 2)"
+            return "toss a coin or roll a d6, and enter 1 (heads, or 1-3) or 2 (tails, or 4-6)"
         return f"roll a d{self.sides}"
 
 

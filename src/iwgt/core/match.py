@@ -36,8 +36,8 @@ class Match:
             Step(seat=seat, action=action, digest=digest(self.game.state_to_json(self.state)))
         )
 
-    def act(self, seat: Seat, action: Any) -> list[Event]:
-        """Apply a player's action; a refused action raises and changes nothing."""
+    def act(self, seat: Seat, action: Any, *, then_chance: bool = True) -> list[Event]:
+        """Apply a player's action, then answer chance nodes; a refused action raises and changes nothing."""
         to_move = self.game.to_move(self.state)
         if seat == CHANCE:
             raise IllegalAction("the dice act through resolve_chance, not as a seat")
@@ -46,7 +46,7 @@ class Match:
         logged = self.game.action_to_json(action)  # before applying: state and record move together
         self.state, events = self.game.apply(self.state, action)
         self._log(seat, logged)
-        return events + self.resolve_chance()
+        return events + self.resolve_chance() if then_chance else events
 
     def resolve_chance(self) -> list[Event]:
         """Answer every pending chance node with the dice source."""

@@ -63,10 +63,10 @@ def test_vx_15_26_victory_annihilation_leader_points_and_draws() -> None:
         [("wearg_warriors", (9, 8))],
         extra='turn_limit = 3\nvictory = ["annihilation", "points"]',
     )
-    assert judge(replace(pts, turn=3)) == Result(None, "turn limit: equal points destroyed (0 each)")
+    assert judge(replace(pts, turn=3)) == Result(None, "turn limit: each side destroyed 0 points")
     # Wearg Warriors lost 75 of 300 men: 1200 x 0.25 = 300 points destroyed by the Light.
     assert judge(replace(tweak(pts, 1, strength=225.0), turn=3)) == Result(
-        0, "turn limit: points destroyed 300 to 0"
+        0, "turn limit: the Light destroyed 300 points, the Darkness 0"
     )
     plain = position([("guardsmen", (0, 0))], [("wearg_warriors", (9, 8))], extra="turn_limit = 2")
     assert judge(replace(plain, turn=2)) == Result(None, "turn limit of 2 reached")

@@ -65,3 +65,19 @@ def test_outside_the_deployment_zone_and_bad_toml() -> None:
 def test_unknown_scenario_lists_the_shipped_ones() -> None:
     with pytest.raises(DataFileError, match="skirmish"):
         load_scenario("no-such-battle")
+
+
+@pytest.mark.parametrize(
+    ("zone", "key"),
+    [
+        ("rows = [7, 12]", "deployment.darkness.rows"),
+        ("rows = [8, 7]", "deployment.darkness.rows"),
+        ("cells = [[40, 3]]", "deployment.darkness.cells.0"),
+    ],
+)
+def test_deployment_zones_must_lie_on_the_board(zone: str, key: str) -> None:
+    """VX-02-12: the lit deployment cells are cells of the table."""
+    text = scenario_text([("guardsmen", (0, 0))], [("wearg_warriors", (9, 8))])
+    text = text.replace("[deployment.darkness]\nrows = [0, 8]", f"[deployment.darkness]\n{zone}")
+    err = refusal(text)
+    assert err.key == key

@@ -70,9 +70,11 @@ def test_vx_09_07_vx_09_11_highest_value_first_ties_by_the_dice() -> None:
 
 
 def test_vx_13_laf_1_the_spider_hunts_dwarfs() -> None:
-    state = position([("guardsmen", (5, 6)), ("dwarfs", (5, 8))], [("giant_spider", (5, 5))])
+    # The Guardsmen at (5,3) are 2 cells from the spider at (5,5) and not engaged; the Dwarfs are 3 away.
+    state = position([("guardsmen", (5, 3)), ("dwarfs", (5, 8))], [("giant_spider", (5, 5))])
     spider = state.units[2]
     assert [u.id for u in candidates(state, spider, state.occupancy())] == [1]
+    assert targets(state, [2]) == {2: 1}
 
 
 def test_vx_04_07_missile_units_that_moved_over_half_do_not_fire() -> None:

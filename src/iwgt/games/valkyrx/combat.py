@@ -212,7 +212,7 @@ def resolve_round(
         u = units[uid]
         cas = min(cas, u.strength)  # casualties never exceed strength
         left = u.strength - cas
-        if left < (1.0 if not u.type.is_character else 1e-9):
+        if replace(u, strength=left).is_spent:
             cas, left = u.strength, 0.0
         applied[uid] = cas
         units[uid] = replace(

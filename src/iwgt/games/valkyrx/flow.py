@@ -45,7 +45,14 @@ def start_turn(state: ValkyrxState) -> Flow:
     if rules_config().turn.first_mover == "once" and state.first_mover is not None:
         return start_movement(state, state.first_mover)
     return replace(
-        state, pending=(Pending("first_mover", sides=2, purpose=f"who moves first in turn {turn}"),)
+        state,
+        pending=(
+            Pending(
+                "first_mover",
+                sides=2,
+                purpose=f"who moves first in turn {turn} (1: the Light, 2: the Darkness)",
+            ),
+        ),
     ), []
 
 
@@ -108,7 +115,7 @@ def end_movement(state: ValkyrxState) -> Flow:
             ):
                 continue
             old = state.contact(unit.id, other.id)
-            if old is not None:
+            if old is not None and not (unit.moved_cost > 0 or other.moved_cost > 0):
                 contacts.append(replace(old, deferred=False))  # a late arrival fights from the next turn
                 continue
             movers = [u for u in (unit, other) if u.moved and u.moved_cost > 0]
@@ -122,7 +129,7 @@ def end_movement(state: ValkyrxState) -> Flow:
             "troll",
             unit=u.id,
             sides=rules_config().abilities.troll_devour_chance,
-            purpose=f"is the {u.type.name} hungry?",
+            purpose=f"is {u.label} hungry? (a 1 devours a friend)",
         )
         for u in state.units
         if u.on_table and troll_victim(state, u) is not None
@@ -150,7 +157,7 @@ def plan_round(state: ValkyrxState) -> Flow:
     plan = tuple(close_combat_plan(state)) + tuple(missile_plan(state, state.rolls))
     attackers = sorted({a.attacker for a in plan})
     pending = tuple(
-        Pending("factor", unit=uid, sides=100, purpose=f"random factor for {state.units[uid].type.name}")
+        Pending("factor", unit=uid, sides=100, purpose=f"random factor for {state.units[uid].label}")
         for uid in attackers
     )
     state = replace(state, plan=plan, rolls=(), pending=pending)
@@ -165,10 +172,10 @@ def finish_round(state: ValkyrxState) -> Flow:
     state, combat_events, outcome = resolve_round(state, state.plan, faces)
     events: list[Event] = list(combat_events)
     state = replace(state, plan=(), rolls=())
+    state, removed = bury(state)  # first: the slain stay slain, and a fallen King raises no one
+    events.extend(removed)
     state, raised = raise_dead(state)
     events.extend(raised)
-    state, removed = bury(state)
-    events.extend(removed)
     # A Supreme Leader gone from the table for any reason (slain, fled, the Temple) is mourned once.
     gone = [
         u
@@ -195,7 +202,7 @@ def bury(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
     """Units with no strength left are destroyed and removed (VX-14-10)."""
     events: list[UnitRemoved] = []
     for u in state.units:
-        if u.on_table and u.strength <= 0:
+        if u.on_table and u.is_spent:
             state = state.with_unit(replace(u, status="destroyed", strength=0.0))
             events.append(UnitRemoved(u.id, "destroyed"))
     return state, events
@@ -223,7 +230,9 @@ def report(state: ValkyrxState) -> CombatReport:
 def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
     """Points of the seat's enemies destroyed: full value for removed units, lost share for the rest."""
     return sum(
-        u.type.points if not u.on_table else u.type.points - u.value for u in state.units if u.owner != seat
+        u.type.points if not u.on_table else max(0.0, u.type.points - u.value)  # swollen undead lose nothing
+        for u in state.units
+        if u.owner != seat
     )
 
 
@@ -250,9 +259,11 @@ def judge(state: ValkyrxState) -> Result | None:
         if "points" in spec.victory:
             got = [points_destroyed(state, s) for s in (0, 1)]
             if abs(got[0] - got[1]) < 0.5:
-                return Result(None, f"turn limit: equal points destroyed ({got[0]:.0f} each)")
+                return Result(None, f"turn limit: each side destroyed {got[0]:.0f} points")
             winner = 0 if got[0] > got[1] else 1
-            return Result(winner, f"turn limit: points destroyed {got[0]:.0f} to {got[1]:.0f}")
+            return Result(
+                winner, f"turn limit: the Light destroyed {got[0]:.0f} points, the Darkness {got[1]:.0f}"
+            )
         return Result(None, f"turn limit of {state.scenario.turn_limit} reached")
     return None
 

@@ -161,7 +161,9 @@ class ValkyrxGame:
         if action.to not in state.scenario.deployment[seat]:
             raise IllegalAction("that cell is not lit for your deployment (VX-02-12)")
         occ = state.occupancy()
-        if action.to in occ and occ[action.to].id != unit.id:
+        if action.to == unit.cell:
+            raise IllegalAction(f"{unit.type.name} already stands there")
+        if action.to in occ:
             raise IllegalAction(f"that cell already holds {occ[action.to].type.name}")
         return state.with_unit(replace(unit, cell=action.to)), [UnitPlaced(unit.id, hex_to_offset(action.to))]
 
@@ -198,7 +200,12 @@ class ValkyrxGame:
         state, removed = bury(state)
         events.extend(removed)
         if move.pray and state.units[unit.id].on_table:
-            node = Pending("temple", unit=unit.id, sides=2, purpose=f"{unit.type.name} prays at the Temple")
+            node = Pending(
+                "temple",
+                unit=unit.id,
+                sides=2,
+                purpose=f"{unit.label} prays at the Temple (1: the void, 2: the gods answer)",
+            )
             state = replace(state, pending=(node,))
         return state, events
 

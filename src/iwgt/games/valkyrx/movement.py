@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Seat
 from iwgt.games.valkyrx.config import rules_config
-from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
 from iwgt.geometry.hexgrid import Hex, HexBoard, distance, movement_range, neighbours
 
@@ -42,23 +40,6 @@ def allowance(state: ValkyrxState, unit: Unit) -> Allowance:
         return Allowance(normal=walk * mult, charge=None, fly=t.move * mult)
     charge = None if t.charge is None else t.charge * mult
     return Allowance(normal=t.move * mult, charge=charge, fly=None)
-
-
-@cache
-def _costs(scenario: ValkyrxScenario) -> tuple[int, ...]:
-    """Cost to enter each cell, by board index: 0 impassable, +1 for difficult ground (VX-05-04)."""
-    extra = rules_config().movement.difficult_extra_cost
-    board = scenario.board
-    out = []
-    for cell in board.cells:
-        kind = scenario.terrain.get(cell)
-        if kind == "impassable":
-            out.append(0)
-        elif kind in ("difficult", "quicksand"):  # quicksand "impairs movement" too (VX-05-05)
-            out.append(1 + extra)
-        else:
-            out.append(1)
-    return tuple(out)
 
 
 def is_ground(unit: Unit) -> bool:
@@ -134,7 +115,7 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
     scen = state.scenario
     board: HexBoard = scen.board
     occ = state.occupancy() if occ is None else occ
-    cost = _costs(scen)
+    cost = scen.entry_costs
     blocked = frozenset(c for c in occ if c != unit.cell)  # VX-04-24: one unit per cell, no passing through
     side = unit.commander
     enemy_ground = [u.cell for u in occ.values() if u.commander != side and is_ground(u)]
@@ -268,7 +249,7 @@ def compulsory_destination(state: ValkyrxState, unit: Unit) -> Hex | None:
         n for u in occ.values() if u.commander != unit.commander and is_ground(u) for n in neighbours(u.cell)
     )
     reach = movement_range(
-        scen.board, unit.cell, allowance(state, unit).normal, cost=_costs(scen), blocked=blocked, stop=zoc
+        scen.board, unit.cell, allowance(state, unit).normal, cost=scen.entry_costs, blocked=blocked, stop=zoc
     )
 
     def key(cell: Hex) -> tuple[int, float, int]:

@@ -32,7 +32,7 @@ def print_events(console: Console, state: ValkyrxState, events: Sequence[Event])
     if idx is None:
         return list(events)
     done, rest = events[: idx + 1], events[idx + 1 :]
-    name = {u.id: f"{u.type.name} ({SIDE[u.owner][0]}{u.id})" for u in state.units}
+    name = {u.id: u.label for u in state.units}
     for e in done:
         match e:
             case ev.FirstMoverChosen(turn, seat):
@@ -59,17 +59,25 @@ def print_events(console: Console, state: ValkyrxState, events: Sequence[Event])
 
 
 def _report(console: Console, turn: int, lines: Sequence[ev.ReportLine]) -> None:
-    table = Table(title=f"Report after the combat round of turn {turn}", show_lines=False, pad_edge=False)
+    table = Table(
+        title=f"Report after the combat round of turn {turn}",
+        caption="men: men left of the starting complement (a character: the share of its defence left); "
+        "lost: this turn; level: morale status, or what became of the unit",
+        pad_edge=False,
+    )
     for col, j in (("unit", "left"), ("side", "left"), ("strength", "left"), ("men", "right"),
                    ("lost", "right"), ("morale", "right"), ("level", "left")):  # fmt: skip
         table.add_column(col, justify=j)  # type: ignore[arg-type]
     for line in lines:
         if line.status in ("destroyed", "fled", "left") and line.casualties == 0:
-            continue
+            continue  # gone in an earlier turn; the turn it went, an event line said so
         style = LEVEL_STYLE.get(line.level, "dim")
         men = f"{line.strength:.0f}/{line.start:.0f}" if line.start > 1 else f"{100 * line.strength:.0f}%"
         lost = f"{line.casualties:.1f}" if line.start > 1 else f"{100 * line.casualties:.0f}%"
         level = line.level if line.status in ("active",) else line.status
-        table.add_row(line.name, line.side, _bar(line.strength, line.start), men, lost, f"{line.morale:.1f}",
-                      f"[{style}]{level}[/]" if style else level)  # fmt: skip
+        label = f"{line.name} ({'LD'[line.side == 'darkness']}{line.unit})"
+        shown = f"[{style}]{level}[/]" if style else level
+        table.add_row(
+            label, line.side, _bar(line.strength, line.start), men, lost, f"{line.morale:.1f}", shown
+        )
     console.print(table)

@@ -84,6 +84,16 @@ class ScenarioFile(DataModel):
         for side in SIDES:
             if side not in self.deployment:
                 raise ValueError(f"deployment.{side}: is missing")
+            spec = self.deployment[side]
+            if spec.rows is not None:
+                first, last = spec.rows
+                if not 0 <= first <= last < self.height:
+                    raise ValueError(
+                        f"deployment.{side}.rows: {list(spec.rows)} must be [first, last] "
+                        f"within 0..{self.height - 1}"
+                    )
+            for i, cell in enumerate(spec.cells):
+                on_board(f"deployment.{side}.cells.{i}", cell)
             if side not in self.army or not self.army[side]:
                 raise ValueError(f"army.{side}: needs at least one unit")
         seen: dict[Offset, str] = {}
@@ -154,6 +164,21 @@ class ValkyrxScenario:
         return tuple(  # type: ignore[return-value]
             frozenset(offset_to_hex(*c) for c in self.spec.deployment_cells(s)) - imp for s in SIDES
         )
+
+    @cached_property
+    def entry_costs(self) -> tuple[int, ...]:
+        """Cost to enter each cell, by board index: 0 impassable, +1 for difficult ground (VX-05-04)."""
+        extra = rules_config().movement.difficult_extra_cost
+        out = []
+        for cell in self.board.cells:
+            kind = self.terrain.get(cell)
+            if kind == "impassable":
+                out.append(0)
+            elif kind in ("difficult", "quicksand"):  # quicksand "impairs movement" too (VX-05-05)
+                out.append(1 + extra)
+            else:
+                out.append(1)
+        return tuple(out)
 
     @property
     def turn_limit(self) -> int:

@@ -68,6 +68,16 @@ class Unit:
         return 1.0 if self.type.is_character else self.strength
 
     @property
+    def is_spent(self) -> bool:
+        """No fighting strength left: under one man for a body unit, nothing for a character (VX-14-10)."""
+        return self.strength < 1.0 if not self.type.is_character else self.strength <= 0.0
+
+    @property
+    def label(self) -> str:
+        """The unit's name and id as reports show it, e.g. ``Archers of Mynsterlif (L2)``."""
+        return f"{self.type.name} ({'LD'[self.owner]}{self.id})"
+
+    @property
     def value(self) -> float:
         """Points value scaled by remaining strength: the measure of strength for targets (VX-09-06)."""
         return self.type.points * self.strength / self.start_strength
