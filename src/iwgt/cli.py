@@ -115,7 +115,7 @@ def units(
             str(r["defence"]), str(r["range"]), str(r["rate_of_fire"]), str(r["accuracy"]),
             str(r["resist_magic"]), str(r["melee"]), str(r["morale"]), str(r["points"]),
         )  # fmt: skip
-    console.print(table)
+    Console(highlight=False, width=170).print(table)  # wide enough that no name wraps
 
 
 def parse_face(text: str, die: Die) -> int | None:
