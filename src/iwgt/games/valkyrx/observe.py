@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from operator import attrgetter
 
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valkyrx.morale import morale_status
@@ -67,20 +67,10 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))
-_CONTACT_FIELDS = tuple(f.name for f in fields(Contact))
-
-
-def _flat(value: Any) -> Any:
-    if isinstance(value, float):
-        return round(value, 9)
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def _row(obj: Any, names: tuple[str, ...]) -> list[Any]:
-    """A dataclass as a flat list in field order: digests run after every step, so this is kept cheap."""
-    return [_flat(getattr(obj, n)) for n in names]
+_unit_row = attrgetter(*_UNIT_FIELDS)
+_contact_row = attrgetter(*(f.name for f in fields(Contact)))
+# Rows are plain tuples built in C: a digest runs after every step, so this is the hot path of a game.
+# Floats need no rounding here: their JSON text (repr) is exact and the same on every platform.
 
 
 def state_to_json(state: ValkyrxState) -> JSON:
@@ -94,15 +84,15 @@ def state_to_json(state: ValkyrxState) -> JSON:
         "mover": state.mover,
         "movers_done": state.movers_done,
         "unit_fields": list(_UNIT_FIELDS),
-        "units": [_row(u, _UNIT_FIELDS) for u in state.units],
-        "contacts": [_row(c, _CONTACT_FIELDS) for c in state.contacts],
+        "units": [_unit_row(u) for u in state.units],
+        "contacts": [_contact_row(c) for c in state.contacts],
         "pending": [[p.kind, p.unit, p.sides] for p in state.pending],
         "rolls": list(state.rolls),
         "plan": [
-            [a.attacker, a.target, a.kind, round(a.share, 9), a.melee_stage, a.charge, a.flank, a.outnumbered]
+            [a.attacker, a.target, a.kind, a.share, a.melee_stage, a.charge, a.flank, a.outnumbered]
             for a in state.plan
         ],
-        "raised": [[uid, round(x, 9)] for uid, x in state.raised],
+        "raised": state.raised,
         "result": None
         if state.result is None
         else {"winner": state.result.winner, "reason": state.result.reason},
