@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from iwgt.core.chance import DiceSource
@@ -10,9 +9,6 @@ from iwgt.core.digest import digest
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Game, Result, Scenario, Seat
 from iwgt.core.record import GameRecord, Step
-
-Chooser = Callable[[Any, Seat], Any]
-"""A bot or a player: given the game state's observation owner and seat, returns an action."""
 
 
 class Match:

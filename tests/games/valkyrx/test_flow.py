@@ -78,3 +78,18 @@ def test_a_finished_game_refuses_every_action() -> None:
     assert GAME.to_move(over) is None and GAME.legal_actions(over, 0) == []
     with pytest.raises(IllegalAction, match="over"):
         GAME.apply(over, EndPhase())
+
+
+def test_vx_04_01_observations_name_the_step_of_the_turn() -> None:
+    from iwgt.games.valkyrx.flow import current_step
+
+    scen = make([("guardsmen", (2, 0))], [("wearg_warriors", (2, 8))])
+    state = GAME.initial_state(scen)
+    assert current_step(state) == "deployment"
+    state, _ = GAME.apply(state, ConfirmDeployment())
+    state, _ = GAME.apply(state, ConfirmDeployment())
+    assert current_step(state) == "first_mover"
+    state, _ = GAME.apply(state, ChanceOutcome(1))
+    assert GAME.observe(state, 0)["step"] == "player_1_move"
+    state, _ = GAME.apply(state, EndPhase())
+    assert GAME.observe(state, 1)["step"] == "player_2_move"

@@ -42,9 +42,8 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class RoundOutcome:
-    """What the round did, for morale and reports: casualties per unit and close-combat verdicts."""
+    """What the round did, for end-of-turn morale: close-combat verdicts, flanks and outnumbering."""
 
-    received: Mapping[int, float]
     won: Mapping[int, int]
     flanked: frozenset[int]
     outnumbered: frozenset[int]
@@ -238,7 +237,7 @@ def resolve_round(
             events.append(CloseCombatOutcome(winner.id, loser.id))
     state = replace(state, units=tuple(units))
     state = _after_round(state, raised_by)
-    return state, events, RoundOutcome(received, won, frozenset(flanked), frozenset(outnumbered))
+    return state, events, RoundOutcome(won, frozenset(flanked), frozenset(outnumbered))
 
 
 def _after_round(state: ValkyrxState, raised_by: Mapping[int, float]) -> ValkyrxState:

@@ -1,7 +1,8 @@
 """The sequence of play (section 4) as pure functions from state to (state, events).
 
-A turn is data: ``TURN_STEPS`` names its steps in order, and each step function moves the state
-to the next one. Chance nodes (``Pending``) pause the flow until a die answers them.
+``TURN_STEPS`` names the steps of a turn in order and ``current_step`` tells which one a state is in;
+each step function moves the state on to the next. Chance nodes (``Pending``) pause the flow until a
+die answers them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ TURN_STEPS = ("first_mover", "player_1_move", "player_2_move", "combat_round", "
 """VX-04-01: Player 1 move, Player 2 move, Combat round (including spells), Reports."""
 
 Flow = tuple[ValkyrxState, list[Event]]
+
+
+def current_step(state: ValkyrxState) -> str:
+    """The step of ``TURN_STEPS`` a state is in ("deployment" before the first turn, "over" at the end)."""
+    if state.phase in ("deploy", "over"):
+        return "deployment" if state.phase == "deploy" else "over"
+    if state.phase == "first_mover":
+        return TURN_STEPS[0]
+    if state.phase == "movement":
+        return TURN_STEPS[1 + state.movers_done]
+    return TURN_STEPS[3]
 
 
 def start_turn(state: ValkyrxState) -> Flow:

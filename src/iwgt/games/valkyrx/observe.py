@@ -6,6 +6,7 @@ from dataclasses import fields
 from operator import attrgetter
 
 from iwgt.core.protocol import JSON, Seat
+from iwgt.games.valkyrx.flow import current_step
 from iwgt.games.valkyrx.morale import morale_status
 from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import hex_to_offset
@@ -43,6 +44,7 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
         "turn": state.turn,
         "turn_limit": scen.turn_limit,
         "phase": state.phase,
+        "step": current_step(state),
         "to_move": None if state.pending or state.result else to_move,
         "awaiting_die": state.pending[0].purpose if state.pending else None,
         "first_mover": state.first_mover,

@@ -40,7 +40,9 @@ class Unit:
     temple_until: int = 0
     prayed: bool = False
     casualties_turn: float = 0.0
-    undead_losses: float = 0.0
+    undead_losses: float = (
+        0.0  # casualties the undead inflicted: Resurrection cannot restore them (VX-SP-RESURRECT-3)
+    )
 
     @property
     def type(self) -> UnitType:
