@@ -335,26 +335,23 @@ def test_replay_refuses_an_altered_digest(record_file: Path, tmp_path: Path) -> 
     assert "digest" in text
 
 
-def test_replay_of_a_missing_file_is_a_readable_error(tmp_path: Path) -> None:
-    path = tmp_path / "no_such_record.json"
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("no_such_record.json", None),  # missing
+        ("not_a_record.json", "this is not JSON {\n"),
+        ("list.json", "[1, 2, 3]\n"),  # JSON, but not a record
+    ],
+)
+def test_replay_of_a_file_that_is_not_a_record_is_a_readable_error(
+    tmp_path: Path, name: str, content: str | None
+) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
     result = invoke("replay", str(path))
     assert_clean_failure(result)
     assert path.name in flat(result.output)
-
-
-def test_replay_of_a_non_json_file_is_a_readable_error(tmp_path: Path) -> None:
-    path = tmp_path / "not_a_record.json"
-    path.write_text("this is not JSON {\n", encoding="utf-8")
-    result = invoke("replay", str(path))
-    assert_clean_failure(result)
-    assert path.name in flat(result.output)
-
-
-def test_replay_of_json_that_is_not_a_record_is_a_readable_error(tmp_path: Path) -> None:
-    path = tmp_path / "list.json"
-    path.write_text("[1, 2, 3]\n", encoding="utf-8")
-    result = invoke("replay", str(path))
-    assert_clean_failure(result)
 
 
 def test_replay_of_a_record_of_an_unknown_game_is_a_readable_error(record_file: Path, tmp_path: Path) -> None:

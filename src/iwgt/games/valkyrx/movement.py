@@ -110,16 +110,27 @@ def _pursued(state: ValkyrxState, unit: Unit) -> tuple[int, ...]:
     return tuple(c.other(unit.id) for c in state.contacts if unit.id in (c.a, c.b) and c.rounds > 0)
 
 
+def _obstacles(board: HexBoard, unit: Unit, occ: dict[Hex, Unit]) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """Cells the unit may not enter (occupied, VX-04-24) and cells it may enter only to stop (VX-04-25)."""
+    blocked = frozenset(c for c in occ if c != unit.cell)
+    side = unit.commander
+    zoc = frozenset(
+        n
+        for u in occ.values()
+        if u.commander != side and is_ground(u)
+        for n in neighbours(u.cell)
+        if board.contains(n)
+    )
+    return blocked, zoc
+
+
 def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = None) -> Destinations:
     """Every cell the unit may legally end its move on, by kind of move (the start cell excluded)."""
     scen = state.scenario
     board: HexBoard = scen.board
     occ = state.occupancy() if occ is None else occ
     cost = scen.entry_costs
-    blocked = frozenset(c for c in occ if c != unit.cell)  # VX-04-24: one unit per cell, no passing through
-    side = unit.commander
-    enemy_ground = [u.cell for u in occ.values() if u.commander != side and is_ground(u)]
-    zoc = frozenset(n for e in enemy_ground for n in neighbours(e) if board.contains(n))  # VX-04-25
+    blocked, zoc = _obstacles(board, unit, occ)
     allow = allowance(state, unit)
 
     walk = movement_range(board, unit.cell, allow.normal, cost=cost, blocked=blocked, stop=zoc)
@@ -244,10 +255,7 @@ def compulsory_destination(state: ValkyrxState, unit: Unit) -> Hex | None:
         return None
     occ = state.occupancy()
     scen = state.scenario
-    blocked = frozenset(c for c in occ if c != unit.cell)
-    zoc = frozenset(
-        n for u in occ.values() if u.commander != unit.commander and is_ground(u) for n in neighbours(u.cell)
-    )
+    blocked, zoc = _obstacles(scen.board, unit, occ)
     reach = movement_range(
         scen.board, unit.cell, allowance(state, unit).normal, cost=scen.entry_costs, blocked=blocked, stop=zoc
     )
