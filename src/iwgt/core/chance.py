@@ -7,6 +7,7 @@ off a real die. Either way the face is logged as an action, so replays need no g
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,6 +23,7 @@ class Die:
 
     sides: int
     purpose: str
+    secret: bool = False  # no player may see the face: the table rolls it itself, even with physical dice
 
     def outcomes(self) -> list[tuple[int, Fraction]]:
         """Every face with its exact probability."""
@@ -91,11 +93,15 @@ class PhysicalDice:
 
     kind = "physical"
 
-    def __init__(self, ask: Callable[[Die], int]) -> None:
+    def __init__(self, ask: Callable[[Die], int], table: DiceSource | None = None) -> None:
         self._ask = ask
+        # A secret die (e.g. which unit carries the plague) is never shown to a player to roll.
+        self._table: DiceSource = table if table is not None else SeededDice(secrets.randbits(64))
 
     def roll(self, die: Die) -> int:
-        """Ask until a face on the die is given."""
+        """Ask until a face on the die is given; a secret die is rolled by the table itself."""
+        if die.secret:
+            return self._table.roll(die)
         while True:
             face = self._ask(die)
             if 1 <= face <= die.sides:

@@ -33,6 +33,10 @@ class Event:
         """The event's name, e.g. ``UnitMoved``."""
         return type(self).__name__
 
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether the seat (None: a spectator) may learn of it; private events override this."""
+        return True
+
     def to_json(self) -> JSON:
         """The event as a JSON object."""
         out: JSON = {"event": self.kind}
@@ -51,6 +55,11 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, float):
         return round(value, 6)
     return value
+
+
+def visible_events(events: Sequence[Event], seat: Seat | None) -> list[Event]:
+    """The events a seat may see: the log is redacted by the same rule as ``observe`` (DESIGN.md 5)."""
+    return [e for e in events if e.visible_to(seat)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +142,10 @@ class Game(Protocol[S, A]):
 
     def action_to_json(self, action: A) -> JSON:
         """An action as JSON."""
+        ...
+
+    def action_view(self, action: A, actor: Seat, seat: Seat | None) -> JSON:
+        """An action as another seat may see it in the log: a secret order shows only that one was given."""
         ...
 
     def action_from_json(self, data: JSON) -> A:

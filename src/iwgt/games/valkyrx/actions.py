@@ -39,7 +39,89 @@ class EndPhase:
     """End this seat's movement phase (VX-02-08, VX-15-23)."""
 
 
-Action = PlaceUnit | ConfirmDeployment | Move | EndPhase
+@dataclass(frozen=True, slots=True)
+class ChooseSpells:
+    """Arm a wizard before the game (VX-15-05, VX-15-06): six spells, or none for his default pack."""
+
+    unit: int
+    spells: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CastSpell:
+    """Throw a spell in the spells step of the combat round (VX-15-11 to VX-15-13).
+
+    ``target`` is the portal's cell for Transportation and the enemy wizard's cell for Deny Magic.
+    """
+
+    unit: int
+    spell: str
+    target: Hex | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transport:
+    """Send a unit standing on its side's open portal to another cell (VX-SP-TRANSPORT-4)."""
+
+    unit: int
+    to: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Conceal:
+    """Take the Grima off the table into stealth, or send the Sand Worm underground (VX-12-02, VX-12-08)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Bring the hidden Grima back into sight without striking (VX-12-02)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetQuarry:
+    """Name the enemy character the Grima pursues (VX-12-03, VX-15-18). A secret order."""
+
+    unit: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tunnel:
+    """Move the hidden Sand Worm underground (VX-12-08). A secret order."""
+
+    unit: int
+    to: Hex
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """Order the hidden Sand Worm up at a cell of its near choosing (VX-12-09, VX-15-21)."""
+
+    unit: int
+    at: Hex
+
+
+Action = (
+    PlaceUnit
+    | ConfirmDeployment
+    | Move
+    | EndPhase
+    | ChooseSpells
+    | CastSpell
+    | Transport
+    | Conceal
+    | Reveal
+    | SetQuarry
+    | Tunnel
+    | Surface
+)
+
+PRIVATE_ACTIONS = (ChooseSpells, SetQuarry, Tunnel)
+"""Orders the other seat must not see (held spells, the Grima's quarry, the worm's way underground)."""
 
 
 def action_to_json(action: Action) -> JSON:
@@ -60,6 +142,25 @@ def action_to_json(action: Action) -> JSON:
             return out
         case EndPhase():
             return {"type": "end_phase"}
+        case ChooseSpells(unit, chosen):
+            return {"type": "spells", "unit": unit, "spells": list(chosen)}
+        case CastSpell(unit, spell, target):
+            cast: JSON = {"type": "cast", "unit": unit, "spell": spell}
+            if target is not None:
+                cast["target"] = list(hex_to_offset(target))
+            return cast
+        case Transport(unit, to):
+            return {"type": "transport", "unit": unit, "to": list(hex_to_offset(to))}
+        case Conceal(unit):
+            return {"type": "conceal", "unit": unit}
+        case Reveal(unit):
+            return {"type": "reveal", "unit": unit}
+        case SetQuarry(unit, target):
+            return {"type": "quarry", "unit": unit, "target": target}
+        case Tunnel(unit, to):
+            return {"type": "tunnel", "unit": unit, "to": list(hex_to_offset(to))}
+        case Surface(unit, at):
+            return {"type": "surface", "unit": unit, "at": list(hex_to_offset(at))}
     raise MalformedAction(f"not a Days of the Valkyrx action: {action!r}")
 
 
@@ -93,7 +194,29 @@ _KEYS = {
     "confirm": {"type"},
     "move": {"type", "unit", "to", "charge", "airborne", "pray"},
     "end_phase": {"type"},
+    "spells": {"type", "unit", "spells"},
+    "cast": {"type", "unit", "spell", "target"},
+    "transport": {"type", "unit", "to"},
+    "conceal": {"type", "unit"},
+    "reveal": {"type", "unit"},
+    "quarry": {"type", "unit", "target"},
+    "tunnel": {"type", "unit", "to"},
+    "surface": {"type", "unit", "at"},
 }
+
+
+def _names(data: JSON, key: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MalformedAction(f"'{key}' must be a list of spell ids, got {value!r}")
+    return tuple(value)
+
+
+def _text(data: JSON, key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value:
+        raise MalformedAction(f"'{key}' must be a spell id such as \"fire\", got {value!r}")
+    return value
 
 
 def action_from_json(data: Any) -> Action:
@@ -112,6 +235,21 @@ def action_from_json(data: Any) -> Action:
         return ConfirmDeployment()
     if kind == "end_phase":
         return EndPhase()
+    if kind == "spells":
+        return ChooseSpells(_int(data, "unit"), _names(data, "spells"))
+    if kind == "cast":
+        target = _cell(data, "target") if data.get("target") is not None else None
+        return CastSpell(_int(data, "unit"), _text(data, "spell"), target)
+    if kind in ("conceal", "reveal"):
+        return (Conceal if kind == "conceal" else Reveal)(_int(data, "unit"))
+    if kind == "quarry":
+        return SetQuarry(_int(data, "unit"), _int(data, "target"))
+    if kind == "transport":
+        return Transport(_int(data, "unit"), _cell(data, "to"))
+    if kind == "tunnel":
+        return Tunnel(_int(data, "unit"), _cell(data, "to"))
+    if kind == "surface":
+        return Surface(_int(data, "unit"), _cell(data, "at"))
     return Move(
         _int(data, "unit"),
         _cell(data, "to"),

@@ -18,6 +18,7 @@ from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import AttackResolved, CloseCombatOutcome
 from iwgt.games.valkyrx.morale import morale_status
 from iwgt.games.valkyrx.movement import is_ground
+from iwgt.games.valkyrx.spells import attack_factor, defence_factor, is_asleep, is_disharmonious, is_shielded
 from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
 from iwgt.games.valkyrx.targeting import can_fire, firing_groups, firing_order, select_targets
 from iwgt.games.valkyrx.units import UnitType
@@ -62,7 +63,7 @@ def fighting_contacts(state: ValkyrxState) -> list[Contact]:
 def _refuses(attacker: Unit, target: Unit) -> bool:
     """VX-13-WRAITHKING-2: only units of High morale stand and fight the Wraith King (Elves fear nothing)."""
     return (
-        target.type.has("fear") and not attacker.type.has("elf") and morale_status(attacker.morale) != "High"
+        target.type.has("fear") and not attacker.type.has("elf") and morale_status(attacker.spirit) != "High"
     )
 
 
@@ -76,6 +77,8 @@ def close_combat_plan(state: ValkyrxState) -> list[Attack]:
     attacks: list[Attack] = []
     for uid in sorted(foes):
         unit = state.units[uid]
+        if is_asleep(state, uid) or is_disharmonious(state, uid):
+            continue  # asleep (VX-SP-SLEEP-2), or fighting itself (VX-SP-DISHARMONY-2)
         targets = [(c, state.units[c.other(uid)]) for c in foes[uid]]
         targets = [(c, t) for c, t in targets if not _refuses(unit, t)]
         for c, t in targets:
@@ -98,13 +101,21 @@ def close_combat_plan(state: ValkyrxState) -> list[Attack]:
                     outnumbered=outnumbered,
                 )
             )
+    # VX-SP-DISHARMONY-3: its two halves strike each other, 2 x half strength = one attack at full strength.
+    for u in state.units:
+        if u.on_table and is_disharmonious(state, u.id):
+            attacks.append(Attack(attacker=u.id, target=u.id, kind="melee", share=1.0))
     return attacks
 
 
 def missile_groups(state: ValkyrxState) -> list[list[Unit]]:
     """The units that shoot this round, grouped by value for the firing order (VX-09-07, VX-09-11)."""
     engaged = {x for c in state.contacts for x in (c.a, c.b)}
-    firers = [u for u in state.units if can_fire(state, u, engaged)]
+    firers = [
+        u
+        for u in state.units
+        if can_fire(state, u, engaged) and not is_asleep(state, u.id) and not is_disharmonious(state, u.id)
+    ]
     return firing_groups(state, firers)
 
 
@@ -151,7 +162,7 @@ def casualties(state: ValkyrxState, attack: Attack, face: int) -> tuple[float, f
     a, t = state.units[attack.attacker], state.units[attack.target]
     at, tt = a.type, t.type
     hits = a.men * at.rate_of_fire * at.accuracy / 100 * attack.share  # VX-07-03, VX-07-09
-    hits *= random_factor(a.morale, face)  # VX-07-05, VX-10-06
+    hits *= random_factor(a.spirit, face)  # VX-07-05, VX-10-06
     cas = hits * at.attack / tt.defence  # the reading of VX-07-04
     factors: list[str] = []
     if attack.melee_stage:
@@ -176,6 +187,17 @@ def casualties(state: ValkyrxState, attack: Attack, face: int) -> tuple[float, f
     if state.turn <= t.temple_until:
         cas *= cfg.temple_receive_factor
         factors.append("temple ward")
+    if state.enchantments:  # Strength, Weakness, Lead Boots (VX-SP-STRENGTH-2, -WEAKNESS-2, -LEADBOOTS-3)
+        strike, ward = attack_factor(state, a), defence_factor(state, t)
+        if strike != 1.0:
+            cas *= strike
+            factors.append(f"spells x{strike:g}")
+        if ward != 1.0:
+            cas /= ward
+            factors.append(f"defence spells x{ward:g}")
+        if is_shielded(state, t.id):
+            cas = 0.0
+            factors.append("shield")
     return hits, cas, tuple(factors)
 
 
@@ -190,6 +212,8 @@ def resolve_round(
     events: list[AttackResolved | CloseCombatOutcome] = []
     flanked: set[int] = set()
     outnumbered: set[int] = set()
+    struck_by_fire: set[int] = set()
+    struck_by_ice: set[int] = set()
     for atk in attacks:
         hits, cas, factors = casualties(state, atk, faces[atk.attacker])
         received[atk.target] += cas
@@ -198,6 +222,10 @@ def resolve_round(
             flanked.add(atk.target)
         if atk.outnumbered:
             outnumbered.add(atk.target)
+        if cas > 0 and state.units[atk.attacker].type.has("fire_weapon"):
+            struck_by_fire.add(atk.target)
+        if cas > 0 and state.units[atk.attacker].type.has("ice_weapon"):
+            struck_by_ice.add(atk.target)
         if state.units[atk.attacker].type.has("undead"):
             undead_dealt[atk.target] += cas
             target = state.units[atk.target].type
@@ -219,6 +247,10 @@ def resolve_round(
             strength=left,
             casualties_turn=u.casualties_turn + cas,
             undead_losses=u.undead_losses + min(undead_dealt.get(uid, 0.0), cas),
+            burned=state.turn
+            if uid in struck_by_fire
+            else u.burned,  # for the Stone Titan (VX-13-VERTIGRON-2)
+            chilled=state.turn if uid in struck_by_ice else u.chilled,
         )
 
     raised_by: dict[int, float] = defaultdict(float)
@@ -228,6 +260,13 @@ def resolve_round(
     won: dict[int, int] = defaultdict(int)
     for c in fighting_contacts(state):
         a, b = state.units[c.a], state.units[c.b]
+        if (
+            is_disharmonious(state, a.id)
+            or is_disharmonious(state, b.id)
+            or is_asleep(state, a.id)
+            or is_asleep(state, b.id)
+        ):
+            continue  # a unit that did not fight its enemy neither wins nor loses against it
         lost_a = by_pair[(c.b, c.a)] / a.start_strength
         lost_b = by_pair[(c.a, c.b)] / b.start_strength
         if abs(lost_a - lost_b) > 1e-12:

@@ -109,6 +109,38 @@ class AbilityRules(DataModel):
     temple_turns: int = Field(ge=1)
 
 
+class MagicRules(DataModel):
+    """Wizards and spells (section 11); each spell's own numbers are in spells.toml."""
+
+    cast_cost: float = Field(ge=0, lt=1)
+    casts_per_turn: int = Field(ge=1)
+    resist_die: int = Field(ge=2)
+    resist: dict[str, int]
+
+    def resist_chance(self, rating: str) -> int:
+        """Faces of the resist die (1..n) on which a unit of this Resist Magic rating shrugs a spell off."""
+        return self.resist[rating]
+
+
+class StealthRules(DataModel):
+    """The Grima and the Sand Worm (section 12)."""
+
+    grima_strike_sides: int = Field(ge=2)
+    worm_tunnel: int = Field(ge=1)
+    worm_navigation_sides: int = Field(ge=7)
+    worm_on_target: int = Field(ge=0)
+    worm_swallow_men: float = Field(gt=0)
+    worm_surface_turns: int = Field(ge=1)
+
+
+class PlagueRules(DataModel):
+    """The plague (Plague spell, Pocâdl)."""
+
+    losses: tuple[float, ...] = Field(min_length=1)
+    bearer_infect_sides: int = Field(ge=2)
+    bearer_infect_faces: int = Field(ge=0)
+
+
 class VictoryRules(DataModel):
     """Defaults for the end of the game."""
 
@@ -125,6 +157,9 @@ class RulesConfig(DataModel):
     random_factor: RandomFactor
     abilities: AbilityRules
     victory: VictoryRules
+    magic: MagicRules
+    stealth: StealthRules
+    plague: PlagueRules
 
 
 @cache

@@ -164,6 +164,7 @@ class ReportLine:
     morale: float
     level: str
     status: str
+    infected: bool = False  # the skull (VX-SP-PLAGUE-7): sickening units only, never the first carrier
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +181,226 @@ class GameOver(Event):
 
     winner: Seat | None
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateEvent(Event):
+    """An event only its owner's seat may see (hidden movement, secret orders)."""
+
+    owner: Seat
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Only the owner's seat."""
+        return seat == self.owner
+
+
+@dataclass(frozen=True, slots=True)
+class SecretEvent(Event):
+    """An event no player may see until the game is over (the plague's first carrier, VX-SP-PLAGUE-4)."""
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Nobody."""
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class SpellsChosen(PrivateEvent):
+    """A wizard was armed with his six spells (VX-11-02): his owner alone knows which."""
+
+    unit: int
+    spells: tuple[str, ...]
+    default: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SpellCast(Event):
+    """ "X is casting Y" (VX-15-14): the wizard, the spell, and the range lit as a wave (VX-14-11)."""
+
+    unit: int
+    spell: str
+    name: str
+    range: int | None
+    cost: float
+
+
+@dataclass(frozen=True, slots=True)
+class SpellFizzled(Event):
+    """A spell cast by a denied wizard, or with nothing to act on, came to nothing."""
+
+    unit: int
+    spell: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpellResisted(Event):
+    """A unit shrugged a hostile spell off with its Resist Magic (VX-SP-GEN-6)."""
+
+    unit: int
+    spell: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpellTookEffect(Event):
+    """The units a spell enchanted (lit, VX-14-12) and the cells it lights (portal, lava)."""
+
+    caster: int
+    spell: str
+    units: tuple[int, ...]
+    cells: tuple[Cell, ...] = ()
+    first_turn: int = 0
+    last_turn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SpellEnded(Event):
+    """A spell in force ended early: a new spell of its caster (VX-SP-GEN-3) or Deny Magic (VX-SP-DENY-2)."""
+
+    caster: int
+    spell: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpellCasualties(Event):
+    """Casualties a spell inflicted (Fire, Ice, Earthquake: damage / defence score)."""
+
+    unit: int
+    spell: str
+    casualties: float
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRestored(Event):
+    """Resurrection brought a unit back towards its starting complement (VX-SP-RESURRECT-2)."""
+
+    unit: int
+    restored: float
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTransported(Event):
+    """A unit passed through the portal (VX-SP-TRANSPORT-4)."""
+
+    unit: int
+    frm: Cell
+    to: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class LavaSpread(Event):
+    """Creeping Death covers these cells this turn (VX-SP-CREEP-2, VX-14-13)."""
+
+    caster: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ArmageddonRolled(Event):
+    """The gods answered Armageddon, or would not (VX-SP-ARMAGEDDON-3)."""
+
+    caster: int
+    works: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlagueCarrierChosen(SecretEvent):
+    """The Plague spell's first carrier (VX-SP-PLAGUE-2): known to no player until the game ends."""
+
+    unit: int
+    caster: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitInfected(Event):
+    """A unit caught the plague by contact: the skull appears beside it (VX-SP-PLAGUE-5, -7)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlagueLosses(Event):
+    """The plague's toll this turn (VX-SP-PLAGUE-6)."""
+
+    unit: int
+    casualties: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlagueCured(Event):
+    """Cure Plague healed a sickening unit (VX-SP-CURE-2)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class CarrierCured(SecretEvent):
+    """Cure Plague healed the first carrier: no player may learn which unit that was."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlagueChain(Event):
+    """The end-of-game report of the plague (VX-SP-PLAGUE-8): each infection's turn, unit and source."""
+
+    infections: tuple[tuple[int, int, int, bool], ...]  # (turn, unit, source, by_spell)
+
+
+@dataclass(frozen=True, slots=True)
+class TitanCracked(Event):
+    """Fire then ice cracked and destroyed a Stone Titan (VX-SP-ICE-4, VX-13-VERTIGRON-2)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitConcealed(Event):
+    """The Grima was taken off the table, or the Sand Worm went underground (VX-12-02, VX-12-08)."""
+
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRevealed(Event):
+    """A hidden unit came back into sight on this cell."""
+
+    unit: int
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class QuarryChosen(PrivateEvent):
+    """The Grima's owner named her quarry (VX-12-03): the enemy never learns whom (VX-12-05)."""
+
+    unit: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenMove(PrivateEvent):
+    """A hidden unit moved unseen: the Grima in pursuit, the worm underground (VX-12-04, VX-12-08)."""
+
+    unit: int
+    frm: Cell
+    to: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class GrimaStruck(Event):
+    """The Grima emerged beside her quarry and struck (VX-12-07)."""
+
+    unit: int
+    quarry: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WormSurfaced(Event):
+    """The Sand Worm broke the surface (VX-12-09 to VX-12-12); ``swallowed`` men of ``victim``, if any."""
+
+    unit: int
+    aimed: Cell
+    cell: Cell
+    victim: int | None
+    swallowed: float

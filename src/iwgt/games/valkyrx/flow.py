@@ -19,6 +19,7 @@ from iwgt.games.valkyrx.events import (
     FirstMoverChosen,
     GameOver,
     MovementPhaseStarted,
+    PlagueChain,
     ReportLine,
     TemplePrayer,
     UnitMoved,
@@ -26,7 +27,20 @@ from iwgt.games.valkyrx.events import (
 )
 from iwgt.games.valkyrx.morale import apply_morale, morale_status
 from iwgt.games.valkyrx.movement import allowance, compulsory_destination, immobile_reason, is_ground
-from iwgt.games.valkyrx.state import Contact, Pending, ValkyrxState
+from iwgt.games.valkyrx.plague import bearer_answered, spread, take_losses
+from iwgt.games.valkyrx.spellbook import spells
+from iwgt.games.valkyrx.spells import (
+    armageddon_answered,
+    armageddon_due,
+    can_cast_now,
+    crack_titans,
+    new_turn,
+    resist_answered,
+    spell_dice_answered,
+    spread_lava,
+)
+from iwgt.games.valkyrx.state import Contact, Pending, Unit, ValkyrxState
+from iwgt.games.valkyrx.stealth import grima_answered, is_grima, is_worm, pursue, sunstroke, worm_answered
 from iwgt.games.valkyrx.targeting import order_rolls_needed
 from iwgt.geometry.hexgrid import hex_to_offset, neighbours
 
@@ -54,6 +68,7 @@ def start_turn(state: ValkyrxState) -> Flow:
         replace(u, moved=False, moved_cost=0.0, charging=False, casualties_turn=0.0) for u in state.units
     )
     state = replace(state, turn=turn, units=units, phase="first_mover", movers_done=0, mover=None)
+    state = new_turn(state)  # spells run out, command changes hands (VX-SP-COMMAND-2, -3)
     if rules_config().turn.first_mover == "once" and state.first_mover is not None:
         return start_movement(state, state.first_mover)
     return replace(
@@ -92,14 +107,20 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
     occ = state.occupancy()
     movable = tuple(u.id for u in state.units if immobile_reason(state, u, seat, occ) is None)
     events.append(MovementPhaseStarted(state.turn, seat, movable))
-    if not movable:  # nothing is lit: the phase ends by itself
+    secret_orders = any(
+        u.in_play and u.owner == seat and u.commander == seat and (is_grima(u) or (is_worm(u) and u.hidden))
+        for u in state.units
+    )
+    if not movable and not secret_orders:  # nothing is lit: the phase ends by itself
         state, more = end_phase(state)
         events.extend(more)
     return state, events
 
 
 def end_phase(state: ValkyrxState) -> Flow:
-    """End the mover's phase; after both, the movement phase is over."""
+    """End the mover's phase (movement or spells); after both seats, the step is over."""
+    if state.phase == "spells":
+        return _next_caster(state)
     done = state.movers_done + 1
     state = replace(state, movers_done=done)
     if done == 1:
@@ -109,7 +130,17 @@ def end_phase(state: ValkyrxState) -> Flow:
 
 
 def end_movement(state: ValkyrxState) -> Flow:
-    """Contacts are judged only now, after both moves (VX-04-08); then hungry Trolls; then combat."""
+    """Both seats have moved: the hidden Grima pursues her quarry and may strike (VX-12-04), then contacts."""
+    state = replace(state, phase="combat", mover=None)
+    state, events = pursue(state)
+    if state.pending:
+        return state, events
+    state, more = judge_contacts(state)
+    return state, events + more
+
+
+def judge_contacts(state: ValkyrxState) -> Flow:
+    """Contacts are judged only now, after both moves (VX-04-08); the plague spreads; hungry Trolls."""
     share = rules_config().movement.contact_defers_combat_share
     occ = state.occupancy()
     contacts: list[Contact] = []
@@ -136,6 +167,8 @@ def end_movement(state: ValkyrxState) -> Flow:
             contacts.append(Contact(unit.id, other.id, deferred=deferred))
             events.append(ContactMade(unit.id, other.id, deferred))
     state = replace(state, contacts=tuple(contacts), phase="combat", mover=None)
+    state, infected = spread(state)  # VX-SP-PLAGUE-5: contact at the end of the movement phase
+    events.extend(infected)
     trolls = tuple(
         Pending(
             "troll",
@@ -146,10 +179,63 @@ def end_movement(state: ValkyrxState) -> Flow:
         for u in state.units
         if u.on_table and troll_victim(state, u) is not None
     )
-    if trolls:
-        return replace(state, pending=trolls), events
-    state, more = begin_combat(state)
+    if trolls or state.pending:
+        return replace(state, pending=(*state.pending, *trolls)), events
+    state, more = begin_spells(state)
     return state, events + more
+
+
+def begin_spells(state: ValkyrxState) -> Flow:
+    """The combat round opens with the spells (VX-04-05): the lava spreads, then the first mover casts."""
+    state, events = spread_lava(state)
+    state = replace(state, phase="spells", movers_done=0, mover=None)
+    state, more = bury(state)
+    events.extend(more)
+    assert state.first_mover is not None
+    if can_cast_now(state, state.first_mover):
+        return replace(state, mover=state.first_mover), events
+    state, more2 = _next_caster(state)
+    return state, events + more2
+
+
+def _next_caster(state: ValkyrxState) -> Flow:
+    """The other seat casts after the first mover; then the spells step is over."""
+    assert state.first_mover is not None
+    if state.movers_done == 0:
+        other = 1 - state.first_mover
+        state = replace(state, movers_done=1)
+        if can_cast_now(state, other):
+            return replace(state, mover=other), []
+    return end_spells(replace(state, mover=None))
+
+
+def end_spells(state: ValkyrxState) -> Flow:
+    """After both seats cast, an Armageddon whose turn has come is tried (VX-SP-ARMAGEDDON-1, -3)."""
+    due = armageddon_due(state)
+    if due:
+        pending = tuple(
+            Pending(
+                "armageddon",
+                unit=e.caster,
+                sides=spells()["armageddon"].works_sides or 4,
+                purpose="do the gods deliver Armageddon? (a 1 destroys everything)",
+            )
+            for e in due
+        )
+        return replace(state, pending=pending, phase="combat"), []
+    return begin_combat(replace(state, phase="combat"))
+
+
+def after_cast(state: ValkyrxState, events: list[Event]) -> Flow:
+    """A spell is done: the slain are removed; a seat with nothing more to cast ends its spells step."""
+    state, removed = bury(state)
+    events = events + list(removed)
+    if state.result is None and state.casting is None and not state.pending:
+        assert state.mover is not None
+        if not can_cast_now(state, state.mover):
+            state, more = _next_caster(state)
+            events.extend(more)
+    return state, events
 
 
 def begin_combat(state: ValkyrxState) -> Flow:
@@ -184,6 +270,12 @@ def finish_round(state: ValkyrxState) -> Flow:
     state, combat_events, outcome = resolve_round(state, state.plan, faces)
     events: list[Event] = list(combat_events)
     state = replace(state, plan=(), rolls=())
+    state, cracked = crack_titans(state)  # fire and ice together (VX-13-VERTIGRON-2)
+    events.extend(cracked)
+    state, sick = take_losses(state)  # VX-SP-PLAGUE-6, before morale: they are this turn's casualties
+    events.extend(sick)
+    state, burnt = sunstroke(state)  # VX-12-13
+    events.extend(burnt)
     state, removed = bury(state)  # first: the slain stay slain, and a fallen King raises no one
     events.extend(removed)
     state, raised = raise_dead(state)
@@ -192,7 +284,7 @@ def finish_round(state: ValkyrxState) -> Flow:
     gone = [
         u
         for u in state.units
-        if u.type.has("supreme_leader") and not u.on_table and u.id not in state.leaders_slain
+        if u.type.has("supreme_leader") and not u.in_play and u.id not in state.leaders_slain
     ]
     fallen = {seat: sum(1 for u in gone if u.owner == seat) for seat in (0, 1)}
     state = replace(state, leaders_slain=(*state.leaders_slain, *(u.id for u in gone)))
@@ -204,17 +296,26 @@ def finish_round(state: ValkyrxState) -> Flow:
     result = judge(state)
     if result is not None:
         state = replace(state, result=result, phase="over", pending=())
-        events.append(GameOver(result.winner, result.reason))
+        events.extend(game_over(state))
         return state, events
     state, more = start_turn(state)
     return state, events + more
+
+
+def game_over(state: ValkyrxState) -> list[Event]:
+    """The Game Over message, and the plague's whole story for the end-of-game report (VX-SP-PLAGUE-8)."""
+    assert state.result is not None
+    out: list[Event] = [GameOver(state.result.winner, state.result.reason)]
+    if state.plague_chain:
+        out.append(PlagueChain(tuple((i.turn, i.unit, i.source, i.by_spell) for i in state.plague_chain)))
+    return out
 
 
 def bury(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
     """Units with no strength left are destroyed and removed (VX-14-10)."""
     events: list[UnitRemoved] = []
     for u in state.units:
-        if u.on_table and u.is_spent:
+        if u.in_play and u.is_spent:
             state = state.with_unit(replace(u, status="destroyed", strength=0.0))
             events.append(UnitRemoved(u.id, "destroyed"))
     return state, events
@@ -230,9 +331,10 @@ def report(state: ValkyrxState) -> CombatReport:
             strength=round(u.strength, 3),
             start=u.start_strength,
             casualties=round(u.casualties_turn, 3),
-            morale=round(u.morale, 3),
-            level=morale_status(u.morale) if u.on_table else "-",
-            status=("routed" if u.routed else u.status) if u.on_table else u.status,
+            morale=round(u.spirit, 3),
+            level=morale_status(u.spirit) if u.in_play else "-",
+            status=("hidden" if u.hidden else "routed" if u.routed else u.status) if u.in_play else u.status,
+            infected=shows_skull(u),
         )
         for u in state.units
     )
@@ -242,7 +344,7 @@ def report(state: ValkyrxState) -> CombatReport:
 def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
     """Points of the seat's enemies destroyed: full value for removed units, lost share for the rest."""
     return sum(
-        u.type.points if not u.on_table else max(0.0, u.type.points - u.value)  # swollen undead lose nothing
+        u.type.points if not u.in_play else max(0.0, u.type.points - u.value)  # swollen undead lose nothing
         for u in state.units
         if u.owner != seat
     )
@@ -251,7 +353,7 @@ def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
 def judge(state: ValkyrxState) -> Result | None:
     """Victory conditions chosen by the scenario (VX-15-26; the rules name none)."""
     spec = state.scenario.spec
-    alive = [any(u.on_table and u.owner == s for u in state.units) for s in (0, 1)]
+    alive = [any(u.in_play and u.owner == s for u in state.units) for s in (0, 1)]
     if not any(alive):
         return Result(None, "both armies are gone from the field")
     if not all(alive):
@@ -259,7 +361,7 @@ def judge(state: ValkyrxState) -> Result | None:
         return Result(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
     if "leader" in spec.victory:
         fallen = [
-            any(u.owner == s and u.type.has("supreme_leader") and not u.on_table for u in state.units)
+            any(u.owner == s and u.type.has("supreme_leader") and not u.in_play for u in state.units)
             for s in (0, 1)
         ]
         if all(fallen):
@@ -280,6 +382,11 @@ def judge(state: ValkyrxState) -> Result | None:
     return None
 
 
+def shows_skull(unit: Unit) -> bool:
+    """The skull beside a sickening unit (VX-SP-PLAGUE-7); never beside a carrier that does not sicken."""
+    return unit.infected > 0 and not unit.carrier_only
+
+
 def chance_answered(state: ValkyrxState, face: int) -> Flow:
     """Pop the pending chance node, record or apply its face, and continue the flow."""
     node, rest = state.pending[0], state.pending[1:]
@@ -288,13 +395,46 @@ def chance_answered(state: ValkyrxState, face: int) -> Flow:
         return first_mover_rolled(state, face)
     if node.kind == "temple":
         return temple_answered(state, node.unit, face)
-    if node.kind == "troll":
-        state, events = devour(state, state.units[node.unit], face)
+    if node.kind == "worm":
+        state, events = worm_answered(state, node.unit, face)
+        state, removed = bury(state)
+        return state, [*events, *removed]
+    if node.kind == "grima":
+        state, events = grima_answered(state, node.unit, face)
+        if rest:
+            return state, events
+        state, more = judge_contacts(state)
+        return state, events + more
+    if node.kind in ("troll", "bearer"):
+        if node.kind == "troll":
+            state, devoured = devour(state, state.units[node.unit], face)
+            happened: list[Event] = list(devoured)
+        else:
+            state, happened = bearer_answered(state, node.unit, face)
         state, removed = bury(state)
         if rest:
-            return state, [*events, *removed]
+            return state, [*happened, *removed]
+        state, more = begin_spells(state)
+        return state, [*happened, *removed, *more]
+    if node.kind == "armageddon":
+        state, events = armageddon_answered(state, node.unit, face)
+        done = tuple(e for e in state.enchantments if not (e.spell == "armageddon" and e.caster == node.unit))
+        state = replace(state, enchantments=done)
+        if state.result is not None:
+            return state, events + game_over(state)
+        if rest:
+            return state, events
         state, more = begin_combat(state)
-        return state, [*events, *removed, *more]
+        return state, events + more
+    if node.kind in ("resist", "spell"):
+        state = replace(state, rolls=(*state.rolls, face))
+        if rest:
+            return state, []
+        if node.kind == "resist":
+            state, events = resist_answered(state)
+        else:
+            state, events = spell_dice_answered(state)
+        return after_cast(state, events)
     state = replace(state, rolls=(*state.rolls, face))
     if rest:
         return state, []

@@ -10,14 +10,25 @@ from iwgt.core.errors import IllegalAction, MalformedAction
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Result, Scenario, Seat
 from iwgt.games.valkyrx import actions as act
 from iwgt.games.valkyrx.config import rules_config
-from iwgt.games.valkyrx.events import DeploymentConfirmed, TerrainCasualties, UnitMoved, UnitPlaced
-from iwgt.games.valkyrx.flow import bury, chance_answered, end_phase, start_turn
+from iwgt.games.valkyrx.events import (
+    DeploymentConfirmed,
+    SpellsChosen,
+    TerrainCasualties,
+    UnitConcealed,
+    UnitMoved,
+    UnitPlaced,
+    UnitTransported,
+)
+from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase, start_turn
 from iwgt.games.valkyrx.movement import check_move, destinations, immobile_reason
 from iwgt.games.valkyrx.observe import observe, state_to_json
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario, load_scenario, parse_scenario, scenario_names
+from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
+from iwgt.games.valkyrx.spells import cast, cast_reason, portals, target_options, transport_destinations
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
+from iwgt.games.valkyrx.stealth import conceal, is_grima, is_worm, reveal, set_quarry, surface, tunnel
 from iwgt.games.valkyrx.units import unit_types
-from iwgt.geometry.hexgrid import hex_to_offset, offset_to_hex
+from iwgt.geometry.hexgrid import Hex, hex_to_offset, offset_to_hex
 
 RULES_VERSION = "valkyrx-1.0"
 """Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
@@ -60,6 +71,7 @@ class ValkyrxGame:
                         cell=offset_to_hex(*p.cell),
                         strength=float(t.bodies),
                         morale=float(t.morale),
+                        carrier_only=t.has("plague_bearer"),  # Pocâdl's rats carry it (VX-13-POCADL-1)
                     )
                 )
         return ValkyrxState(scenario=scenario, units=tuple(units))
@@ -92,7 +104,12 @@ class ValkyrxGame:
             for u in state.units:
                 if u.owner == seat:
                     out.extend(act.PlaceUnit(u.id, c) for c in free)
+                    if u.type.has("wizard") and not u.spells:
+                        # The default pack; a custom six is any valid ChooseSpells (not enumerated: 54,264).
+                        out.append(act.ChooseSpells(u.id, ()))
             return out
+        if state.phase == "spells":
+            return self._casts(state, seat)
         out = []
         occ = state.occupancy()
         temple = {c for c, k in state.scenario.terrain.items() if k == "temple"}
@@ -109,7 +126,51 @@ class ValkyrxGame:
                     out.append(act.Move(u.id, c, charge=charge, airborne=airborne))
                     if c in temple and not u.prayed:
                         out.append(act.Move(u.id, c, charge=charge, airborne=airborne, pray=True))
+        out.extend(self._secret_orders(state, seat, occ))
         out.append(act.EndPhase())
+        return out
+
+    def _casts(self, state: ValkyrxState, seat: Seat) -> list[act.Action]:
+        out: list[act.Action] = []
+        table = spells()
+        for u in state.units:
+            if not u.type.has("wizard") or cast_reason(state, u, seat) is not None:
+                continue
+            for sid in u.spells:
+                for target in target_options(state, u, table[sid]):
+                    out.append(act.CastSpell(u.id, sid, target))
+        out.append(act.EndPhase())
+        return out
+
+    def _secret_orders(self, state: ValkyrxState, seat: Seat, occ: dict[Hex, Unit]) -> list[act.Action]:
+        """Portal journeys, and the orders of the Grima and the Sand Worm."""
+        out: list[act.Action] = []
+        board = state.scenario.board
+        gates = portals(state)
+        for u in state.units:
+            if not u.in_play or u.owner != seat or u.commander != seat:
+                continue
+            gate = gates.get(u.cell)
+            if gate is not None and u.on_table and gate.side == seat and u.moved and u.id != gate.caster:
+                out.extend(act.Transport(u.id, c) for c in transport_destinations(state, u, occ))
+            why = immobile_reason(state, u, seat, occ)
+            if is_grima(u):
+                if not u.hidden and why is None:
+                    out.append(act.Conceal(u.id))
+                if u.hidden and not u.moved:
+                    out.append(act.Reveal(u.id))
+                out.extend(
+                    act.SetQuarry(u.id, t.id)
+                    for t in state.units
+                    if t.on_table and t.owner != seat and t.type.is_character and t.id != u.quarry
+                )
+            if is_worm(u):
+                if not u.hidden and (why is None or why.startswith("it is locked")):
+                    out.append(act.Conceal(u.id))
+                if u.hidden and not u.moved:
+                    reach = [c for c in board.cells_within(u.cell, rules_config().stealth.worm_tunnel)]
+                    out.extend(act.Tunnel(u.id, c) for c in reach if c != u.cell)
+                    out.extend(act.Surface(u.id, c) for c in reach)
         return out
 
     def apply(
@@ -133,9 +194,21 @@ class ValkyrxGame:
             case act.Move():
                 return self._move(state, action)
             case act.EndPhase():
-                if state.phase != "movement":
-                    raise IllegalAction("there is no movement phase to end now")
+                if state.phase not in ("movement", "spells"):
+                    raise IllegalAction("there is no movement phase or spells step to end now")
                 return end_phase(state)
+            case act.ChooseSpells():
+                return self._choose_spells(state, action)
+            case act.CastSpell():
+                if state.phase != "spells" or state.mover is None:
+                    raise IllegalAction("spells are cast in the combat round, in your spells step (VX-04-05)")
+                self._unit(state, action.unit)
+                state, events = cast(state, action.unit, action.spell, action.target, state.mover)
+                return after_cast(state, events)
+            case act.Transport():
+                return self._transport(state, action)
+            case act.Conceal() | act.Reveal() | act.SetQuarry() | act.Tunnel() | act.Surface():
+                return self._stealth(state, action)
         raise MalformedAction(f"not a Days of the Valkyrx action: {action!r}")
 
     def _unit(self, state: ValkyrxState, uid: int) -> Unit:
@@ -151,6 +224,11 @@ class ValkyrxGame:
         seat = state.deploy_seat
         if isinstance(action, act.ConfirmDeployment):
             events: list[Event] = [DeploymentConfirmed(seat)]
+            for u in state.units:  # VX-15-05: a wizard left unarmed takes his default pack
+                if u.owner == seat and u.type.has("wizard") and not u.spells:
+                    pack = default_pack(u.type)
+                    state = state.with_unit(replace(u, spells=pack))
+                    events.append(SpellsChosen(seat, u.id, pack, True))
             if seat == 0:
                 return replace(state, deploy_seat=1), events
             state, more = start_turn(state)
@@ -209,6 +287,73 @@ class ValkyrxGame:
             state = replace(state, pending=(node,))
         return state, events
 
+    def _choose_spells(
+        self, state: ValkyrxState, action: act.ChooseSpells
+    ) -> tuple[ValkyrxState, list[Event]]:
+        if state.phase != "deploy":
+            raise IllegalAction("wizards choose their spells before the game, at deployment (VX-11-02)")
+        seat = state.deploy_seat
+        unit = self._unit(state, action.unit)
+        if unit.owner != seat:
+            raise IllegalAction(f"{unit.type.name} is not yours to arm")
+        if not unit.type.has("wizard"):
+            raise IllegalAction(f"{unit.type.name} is no wizard and takes no spells")
+        default = not action.spells
+        pack = default_pack(unit.type) if default else action.spells
+        problem = pack_problem(unit.type, pack, spells())
+        if problem:
+            raise IllegalAction(problem)
+        state = state.with_unit(replace(unit, spells=pack))
+        return state, [SpellsChosen(seat, unit.id, pack, default)]
+
+    def _transport(self, state: ValkyrxState, action: act.Transport) -> tuple[ValkyrxState, list[Event]]:
+        if state.phase != "movement" or state.mover is None:
+            raise IllegalAction("units pass through a portal only in a movement phase")
+        unit = self._unit(state, action.unit)
+        gate = portals(state).get(unit.cell)
+        if unit.commander != state.mover or not unit.on_table:
+            raise IllegalAction(f"{unit.type.name} is not under your command")
+        if gate is None or gate.side != state.mover:
+            raise IllegalAction(f"{unit.type.name} does not stand on an open portal of yours")
+        if unit.id == gate.caster:
+            raise IllegalAction("a wizard cannot transport himself (VX-SP-TRANSPORT-6)")
+        if not unit.moved:
+            raise IllegalAction(f"{unit.type.name} must first move onto the portal this turn")
+        if action.to not in transport_destinations(state, unit, state.occupancy()):
+            raise IllegalAction(
+                "a portal sends a unit to a free cell that is not impassable, the Temple, lava, "
+                "or next to an enemy (VX-SP-TRANSPORT-4)"
+            )
+        used = replace(gate, used=gate.used + 1)
+        ench = tuple(used if e == gate else e for e in state.enchantments)
+        moved = replace(unit, cell=action.to, airborne=False)
+        state = replace(state.with_unit(moved), enchantments=ench)
+        return state, [UnitTransported(unit.id, hex_to_offset(unit.cell), hex_to_offset(action.to))]
+
+    def _stealth(
+        self, state: ValkyrxState, action: act.Conceal | act.Reveal | act.SetQuarry | act.Tunnel | act.Surface
+    ) -> tuple[ValkyrxState, list[Event]]:
+        if state.phase != "movement" or state.mover is None:
+            raise IllegalAction("the Grima and the Sand Worm take orders in their owner's movement phase")
+        seat = state.mover
+        unit = self._unit(state, action.unit)
+        if unit.owner != seat:
+            raise IllegalAction(f"{unit.type.name} is not yours to order")
+        match action:
+            case act.Conceal():
+                why = immobile_reason(state, unit, seat, state.occupancy())
+                state, events = conceal(state, unit.id, seat, why)
+                return state, [*events, UnitConcealed(unit.id)]
+            case act.Reveal():
+                return reveal(state, unit.id, seat)
+            case act.SetQuarry():
+                return set_quarry(state, unit.id, action.target, seat)
+            case act.Tunnel():
+                return tunnel(state, unit.id, action.to, seat)
+            case act.Surface():
+                return surface(state, unit.id, action.at, seat)
+        raise MalformedAction(f"not a stealth order: {action!r}")
+
     def is_terminal(self, state: ValkyrxState) -> bool:
         """Whether the game is over."""
         return state.result is not None
@@ -218,8 +363,14 @@ class ValkyrxGame:
         return state.result
 
     def observe(self, state: ValkyrxState, seat: Seat | None) -> JSON:
-        """What a seat sees (section 12's hidden units arrive with the next issue; none are hidden yet)."""
+        """What a seat sees: hidden units, the Grima's quarry and held spells stay with their owner."""
         return observe(state, seat)
+
+    def action_view(self, action: act.Action, actor: Seat, seat: Seat | None) -> JSON:
+        """A secret order (spells chosen, the Grima's quarry, a worm tunnelling) reaches only its actor."""
+        if isinstance(action, act.PRIVATE_ACTIONS) and seat != actor:
+            return {"type": "secret_order"}
+        return act.action_to_json(action)
 
     def action_to_json(self, action: act.Action) -> JSON:
         """An action as JSON."""

@@ -85,7 +85,7 @@ def morale_changes(
             continue
         if t.has("despair"):  # VX-13-MISTRIWAN-1
             out.append((m.despair, f"despair at {t.name}"))
-        high = morale_status(unit.morale) == "High"
+        high = morale_status(unit.spirit) == "High"
         if t.has("dread") and not high:  # VX-13-UNSIBB-1
             out.append((m.dread, f"quails before {t.name}"))
         if t.has("fear") and not high:  # VX-13-WRAITHKING-2
@@ -121,13 +121,13 @@ def apply_morale(
         if changes and score != unit.morale:
             events.append(MoraleChanged(unit.id, unit.morale, score, tuple(r for _, r in changes)))
         u = replace(unit, morale=score)
-        if score < 0:  # VX-10-13: flees the field
+        if u.spirit < 0:  # VX-10-13: flees the field (Fear and Courage count, VX-SP-FEAR-2)
             u = replace(u, status="fled")
             events.append(UnitRemoved(u.id, "fled"))
-        elif morale_status(score) == "Critical" and not unit.routed:  # VX-03-11
+        elif morale_status(u.spirit) == "Critical" and not unit.routed:  # VX-03-11
             u = replace(u, routed=True)
             events.append(UnitRouted(u.id))
-        elif morale_status(score) != "Critical" and unit.routed:
+        elif morale_status(u.spirit) != "Critical" and unit.routed:
             u = replace(u, routed=False)
             events.append(UnitRallied(u.id))
         new_units[unit.id] = u

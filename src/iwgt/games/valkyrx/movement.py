@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Seat
 from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.spells import is_leaden, lava_cells, lava_proof, move_factor, portals
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
 from iwgt.geometry.hexgrid import Hex, HexBoard, distance, movement_range, neighbours
 
@@ -34,7 +35,8 @@ class Destinations:
 def allowance(state: ValkyrxState, unit: Unit) -> Allowance:
     """Movement Allowance from the table (VX-02-11, VX-04-12); flyers walk fly/3 (VX-04-31); Temple x2."""
     t = unit.type
-    mult = 2.0 if state.turn <= unit.temple_until else 1.0  # VX-05-09
+    # VX-05-09 the Temple, VX-SP-SPEED-2 the Speed spell: each doubles, together still only x2.
+    mult = max(2.0 if state.turn <= unit.temple_until else 1.0, move_factor(state, unit))
     if t.has("flyer"):
         walk = max(1, round(t.move / rules_config().movement.flyer_walk_divisor))
         return Allowance(normal=walk * mult, charge=None, fly=t.move * mult)
@@ -90,6 +92,8 @@ def immobile_reason(
         return "it has already moved this turn"
     if unit.routed:
         return "it is routed and makes only its compulsory move away"
+    if is_leaden(state, unit.id):
+        return "Lead Boots hold it: it cannot move (VX-SP-LEADBOOTS-2)"
     return lock_reason(state, unit, occ)
 
 
@@ -110,10 +114,18 @@ def _pursued(state: ValkyrxState, unit: Unit) -> tuple[int, ...]:
     return tuple(c.other(unit.id) for c in state.contacts if unit.id in (c.a, c.b) and c.rounds > 0)
 
 
-def _obstacles(board: HexBoard, unit: Unit, occ: dict[Hex, Unit]) -> tuple[frozenset[Hex], frozenset[Hex]]:
-    """Cells the unit may not enter (occupied, VX-04-24) and cells it may enter only to stop (VX-04-25)."""
-    blocked = frozenset(c for c in occ if c != unit.cell)
+def _obstacles(
+    state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit]
+) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """Cells the unit may not enter (occupied, VX-04-24; lava; an enemy portal) and cells it may enter only
+    to stop (VX-04-25)."""
+    board = state.scenario.board
     side = unit.commander
+    blocked = frozenset(c for c in occ if c != unit.cell)
+    if state.enchantments:
+        lava = frozenset() if lava_proof(unit) else lava_cells(state)  # VX-SP-CREEP-6
+        shut = frozenset(c for c, e in portals(state).items() if e.side != side)  # the portal serves its side
+        blocked = blocked | lava | shut
     zoc = frozenset(
         n
         for u in occ.values()
@@ -130,7 +142,7 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
     board: HexBoard = scen.board
     occ = state.occupancy() if occ is None else occ
     cost = scen.entry_costs
-    blocked, zoc = _obstacles(board, unit, occ)
+    blocked, zoc = _obstacles(state, unit, occ)
     allow = allowance(state, unit)
 
     walk = movement_range(board, unit.cell, allow.normal, cost=cost, blocked=blocked, stop=zoc)
@@ -197,6 +209,11 @@ def check_move(
         raise IllegalAction(f"that cell is occupied by {occ[to].type.name} (one unit per cell)")
     if state.scenario.terrain.get(to) == "impassable":
         raise IllegalAction("that cell is impassable")
+    if to in lava_cells(state) and not lava_proof(unit):
+        raise IllegalAction("that cell is covered in lava (Creeping Death, VX-SP-CREEP-6)")
+    gate = portals(state).get(to)
+    if gate is not None and gate.side != unit.commander:
+        raise IllegalAction("that cell is an enemy wizard's portal: it serves only his side")
     dests = destinations(state, unit, occ)
     name = unit.type.name
     if airborne:
@@ -255,7 +272,7 @@ def compulsory_destination(state: ValkyrxState, unit: Unit) -> Hex | None:
         return None
     occ = state.occupancy()
     scen = state.scenario
-    blocked, zoc = _obstacles(scen.board, unit, occ)
+    blocked, zoc = _obstacles(state, unit, occ)
     reach = movement_range(
         scen.board, unit.cell, allowance(state, unit).normal, cost=scen.entry_costs, blocked=blocked, stop=zoc
     )

@@ -6,36 +6,72 @@ from dataclasses import fields
 from operator import attrgetter
 
 from iwgt.core.protocol import JSON, Seat
-from iwgt.games.valkyrx.flow import current_step
+from iwgt.games.valkyrx.flow import current_step, shows_skull
 from iwgt.games.valkyrx.morale import morale_status
-from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
+from iwgt.games.valkyrx.spells import lava_cells
+from iwgt.games.valkyrx.state import Contact, Enchantment, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import hex_to_offset
 
 
-def _unit_view(u: Unit) -> JSON:
-    return {
+def _unit_view(u: Unit, seat: Seat | None, over: bool) -> JSON:
+    """One unit as ``seat`` sees it: a hidden unit's cell, moves and quarry are its owner's secret."""
+    mine = seat == u.owner
+    secret = u.hidden and not mine and not over
+    view: JSON = {
         "id": u.id,
         "type": u.type_id,
         "name": u.type.name,
         "owner": u.owner,
         "commander": u.commander,
-        "cell": list(hex_to_offset(u.cell)),
+        "cell": None if secret else list(hex_to_offset(u.cell)),
+        "hidden": u.hidden,
         "strength": round(u.strength, 3),
         "start": u.start_strength,
-        "morale": round(u.morale, 3),
-        "level": morale_status(u.morale),
+        "morale": round(u.spirit, 3),
+        "morale_bonus": u.morale_bonus,
+        "level": morale_status(u.spirit),
         "status": u.status,
         "routed": u.routed,
         "airborne": u.airborne,
-        "moved": u.moved,
+        "moved": None if secret else u.moved,
         "last_charge": u.last_charge,
         "temple_until": u.temple_until,
+        "infected": shows_skull(u),  # the skull: never the first carrier (VX-SP-PLAGUE-4, -7)
+    }
+    if u.type.has("wizard"):
+        view["spells_left"] = len(u.spells)
+        view["cast_turn"] = u.cast_turn
+        if mine or over:
+            view["spells"] = list(u.spells)  # held spells are their owner's secret
+    if u.type.has("stealth") and (mine or over):
+        view["quarry"] = u.quarry  # VX-12-05: the enemy never learns whom she hunts
+    if u.type.has("burrower"):
+        view["surface_turns"] = u.surface_turns
+    return view
+
+
+def _spell_view(e: Enchantment) -> JSON:
+    return {
+        "spell": e.spell,
+        "caster": e.caster,
+        "side": e.side,
+        "cast_turn": e.cast_turn,
+        "first": e.first,
+        "last": e.last,
+        "units": list(e.units),
+        "cells": [list(hex_to_offset(c)) for c in e.cells],
+        "used": e.used,
     }
 
 
 def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
-    """What ``seat`` (None: a spectator) may see. Nothing in this game is hidden until section 12 arrives."""
+    """What ``seat`` (None: a spectator) may see: the single door hidden information leaves by.
+
+    Hidden from the other seat: a hidden unit's cell and moves, the Grima's quarry, a wizard's held
+    spells. Hidden from both seats until the game is over: which unit first carried the plague.
+    """
     scen = state.scenario
+    over = state.result is not None
     to_move = state.deploy_seat if state.phase == "deploy" else state.mover
     return {
         "game": "valkyrx",
@@ -47,6 +83,7 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
         "step": current_step(state),
         "to_move": None if state.pending or state.result else to_move,
         "awaiting_die": state.pending[0].purpose if state.pending else None,
+        "secret_die": bool(state.pending) and state.pending[0].secret,
         "first_mover": state.first_mover,
         "board": {
             "width": scen.spec.width,
@@ -58,7 +95,19 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
             if seat is not None and state.phase == "deploy"
             else []
         ),
-        "units": [_unit_view(u) for u in state.units],
+        "units": [_unit_view(u, seat, over) for u in state.units],
+        "spells_in_force": [_spell_view(e) for e in state.enchantments if e.last >= state.turn],
+        "lava": [list(hex_to_offset(c)) for c in sorted(lava_cells(state), key=scen.board.index.__getitem__)],
+        "casting": None
+        if state.casting is None
+        else {"spell": state.casting.spell, "caster": state.casting.caster},
+        "denied": list(state.denied),
+        "plague_chain": [
+            {"turn": i.turn, "unit": i.unit, "source": i.source, "by_spell": i.by_spell}
+            for i in state.plague_chain
+        ]
+        if over
+        else None,
         "contacts": [
             {"a": c.a, "b": c.b, "rounds": c.rounds, "deferred": c.deferred} for c in state.contacts
         ],
@@ -95,6 +144,22 @@ def state_to_json(state: ValkyrxState) -> JSON:
             for a in state.plan
         ],
         "raised": state.raised,
+        "enchantments": [
+            [e.spell, e.caster, e.side, e.cast_turn, e.first, e.last, list(e.units), list(e.cells), e.used]
+            for e in state.enchantments
+        ],
+        "casting": None
+        if state.casting is None
+        else [
+            state.casting.spell,
+            state.casting.caster,
+            state.casting.stage,
+            list(state.casting.units),
+            state.casting.target,
+            list(state.casting.resisted),
+        ],
+        "denied": list(state.denied),
+        "plague_chain": [[i.turn, i.unit, i.source, i.by_spell] for i in state.plague_chain],
         "result": None
         if state.result is None
         else {"winner": state.result.winner, "reason": state.result.reason},

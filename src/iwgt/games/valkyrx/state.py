@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 UnitStatus = Literal["active", "destroyed", "fled", "left"]
 """On the table (``active``), or removed: slain, fled below zero morale, or left the field (Elves)."""
 
-Phase = Literal["deploy", "first_mover", "movement", "combat", "over"]
+Phase = Literal["deploy", "first_mover", "movement", "spells", "combat", "over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ class Unit:
     strength: float
     morale: float
     status: UnitStatus = "active"
-    controller: Seat | None = None  # None: its owner (a Command spell sets another seat; next issue)
+    controller: Seat | None = None  # None: its owner; a Command spell sets the other seat (VX-SP-COMMAND-2)
     routed: bool = False
     airborne: bool = False
     moved: bool = False
@@ -41,8 +41,19 @@ class Unit:
     prayed: bool = False
     casualties_turn: float = 0.0
     undead_losses: float = (
-        0.0  # casualties the undead inflicted: Resurrection cannot restore them (VX-SP-RESURRECT-3)
+        0.0  # inflicted by the undead: Resurrection cannot restore them (VX-SP-RESURRECT-3)
     )
+    hidden: bool = False  # off the table: the Grima in stealth, the Sand Worm underground (section 12)
+    quarry: int | None = None  # the enemy character the Grima pursues (VX-12-03)
+    surface_turns: int = 0  # turns the Sand Worm has ended on the surface since it last burrowed (VX-12-13)
+    spells: tuple[str, ...] = ()  # a wizard's chosen spells not yet cast (VX-11-02, VX-SP-GEN-4)
+    cast_turn: int = 0  # the last turn the wizard cast a spell (VX-SP-GEN-2)
+    morale_bonus: float = 0.0  # Fear and Courage in force (VX-SP-FEAR-2, VX-SP-COURAGE-2)
+    infected: int = 0  # the turn the unit caught the plague, 0 if healthy (VX-SP-PLAGUE-5)
+    plague_base: float = 0.0  # its strength when infected: plague losses are shares of it (VX-SP-PLAGUE-6)
+    carrier_only: bool = False  # carries the plague without sickening: the first carrier, Pocâdl
+    burned: int = 0  # the last turn fire struck it (spell or weapon): for the Stone Titan (VX-SP-ICE-4)
+    chilled: int = 0  # the last turn ice struck it
 
     @property
     def type(self) -> UnitType:
@@ -51,8 +62,23 @@ class Unit:
 
     @property
     def on_table(self) -> bool:
-        """Whether the unit is still on the table."""
+        """Whether the unit stands on the table, in sight (not removed, not hidden)."""
+        return self.status == "active" and not self.hidden
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the unit is still in the game, on the table or hidden off it."""
         return self.status == "active"
+
+    @property
+    def spirit(self) -> float:
+        """Morale with the spells in force (Fear, Courage): what its status, random factor and rout use."""
+        return self.morale + self.morale_bonus
+
+    @property
+    def is_carrier(self) -> bool:
+        """Whether it carries the plague."""
+        return self.infected > 0 or self.carrier_only
 
     @property
     def commander(self) -> Seat:
@@ -104,10 +130,64 @@ class Contact:
 class Pending:
     """A chance node waiting for a die: what it is for and whom it concerns."""
 
-    kind: Literal["first_mover", "temple", "troll", "order", "factor"]
+    kind: Literal[
+        "first_mover",
+        "temple",
+        "troll",
+        "order",
+        "factor",
+        "resist",
+        "spell",
+        "grima",
+        "worm",
+        "bearer",
+        "armageddon",
+    ]
     unit: int = -1
     sides: int = 2
     purpose: str = ""
+    secret: bool = False  # the table rolls it unseen, even with physical dice (the plague carrier)
+
+
+@dataclass(frozen=True, slots=True)
+class Enchantment:
+    """A spell in force: who cast it, when it works, and the units or cells it holds."""
+
+    spell: str
+    caster: int
+    side: Seat  # the seat the caster fought for when he cast it
+    cast_turn: int
+    first: int  # first turn in force
+    last: int  # last turn in force
+    units: tuple[int, ...] = ()
+    cells: tuple[Hex, ...] = ()  # the portal; the lava's starting cell
+    used: int = 0  # units carried through the portal (VX-SP-TRANSPORT-5)
+
+    def covers(self, turn: int) -> bool:
+        """Whether it is in force in this turn."""
+        return self.first <= turn <= self.last
+
+
+@dataclass(frozen=True, slots=True)
+class Casting:
+    """A spell being cast, waiting for its dice: resist rolls first, then the spell's own."""
+
+    spell: str
+    caster: int
+    stage: Literal["resist", "effect"]
+    units: tuple[int, ...]  # the units the spell reaches, in order
+    target: Hex | None = None
+    resisted: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Infection:
+    """One link of the plague's chain, for the end-of-game report (VX-SP-PLAGUE-8)."""
+
+    turn: int
+    unit: int
+    source: int  # the unit it caught it from, or the wizard whose spell made it the first carrier
+    by_spell: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +207,12 @@ class ValkyrxState:
     rolls: tuple[int, ...] = ()  # faces gathered for the combat round in progress
     result: Result | None = None
     leaders_slain: tuple[int, ...] = ()
-    raised: tuple[tuple[int, float], ...] = ()
-    plan: tuple[
-        Attack, ...
-    ] = ()  # the combat round being resolved  # men slain this round by each undead unit (VX-13-UNDEAD-2)
+    raised: tuple[tuple[int, float], ...] = ()  # men slain this round by each undead unit (VX-13-UNDEAD-2)
+    plan: tuple[Attack, ...] = ()  # the combat round being resolved
+    enchantments: tuple[Enchantment, ...] = ()
+    casting: Casting | None = None
+    denied: tuple[int, ...] = ()  # enemy wizards whose spells fizzle for the rest of this turn (Deny Magic)
+    plague_chain: tuple[Infection, ...] = ()
 
     def unit(self, uid: int) -> Unit:
         """A unit by id."""
