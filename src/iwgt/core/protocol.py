@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final, Protocol, TypeVar
 
@@ -142,6 +142,14 @@ class Game(Protocol[S, A]):
 
     def action_to_json(self, action: A) -> JSON:
         """An action as JSON."""
+        ...
+
+    def resample_hidden(self, state: S, seat: Seat | None, pick: Callable[[int], int]) -> S:
+        """A state the seat cannot tell from ``state``: every fact hidden from it redrawn by ``pick(n)``.
+
+        For the conformance suite's leak test and for information-set search; ``pick`` is the caller's
+        explicit source of choice (the rules still draw nothing themselves).
+        """
         ...
 
     def action_view(self, action: A, actor: Seat, seat: Seat | None) -> JSON:

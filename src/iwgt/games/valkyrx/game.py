@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from iwgt.core.chance import Die
@@ -20,6 +20,7 @@ from iwgt.games.valkyrx.events import (
     UnitTransported,
 )
 from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase, start_turn
+from iwgt.games.valkyrx.hidden import resample_hidden
 from iwgt.games.valkyrx.movement import check_move, destinations, immobile_reason
 from iwgt.games.valkyrx.observe import observe, state_to_json
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario, load_scenario, parse_scenario, scenario_names
@@ -365,6 +366,12 @@ class ValkyrxGame:
     def observe(self, state: ValkyrxState, seat: Seat | None) -> JSON:
         """What a seat sees: hidden units, the Grima's quarry and held spells stay with their owner."""
         return observe(state, seat)
+
+    def resample_hidden(
+        self, state: ValkyrxState, seat: Seat | None, pick: Callable[[int], int]
+    ) -> ValkyrxState:
+        """A state the seat cannot tell from this one, its hidden facts redrawn by ``pick(n)`` in 0..n-1."""
+        return resample_hidden(state, seat, pick)
 
     def action_view(self, action: act.Action, actor: Seat, seat: Seat | None) -> JSON:
         """A secret order (spells chosen, the Grima's quarry, a worm tunnelling) reaches only its actor."""
