@@ -34,6 +34,7 @@ from iwgt.games.valkyrx.spells import (
     armageddon_due,
     can_cast_now,
     crack_titans,
+    is_leaden,
     new_turn,
     resist_answered,
     spell_dice_answered,
@@ -96,7 +97,7 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
     state = replace(state, phase="movement", mover=seat)
     events: list[Event] = []
     for unit in state.units:
-        if unit.on_table and unit.routed and unit.commander == seat:
+        if unit.on_table and unit.routed and unit.commander == seat and not is_leaden(state, unit.id):
             to = compulsory_destination(state, unit)
             if to is not None:
                 events.append(

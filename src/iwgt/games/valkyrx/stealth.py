@@ -218,7 +218,8 @@ def pursue(state: ValkyrxState) -> Flow:
         if not (is_grima(g) and g.hidden and g.in_play and g.quarry is not None):
             continue
         prey = state.units[g.quarry]
-        if not prey.on_table:
+        if not prey.on_table:  # her quarry left the table: lost; she waits for a new one
+            state = state.with_unit(replace(g, quarry=None))
             continue
         a = allowance(state, g)
         budget = a.charge if a.charge is not None else a.normal
@@ -226,6 +227,7 @@ def pursue(state: ValkyrxState) -> Flow:
         reach = movement_range(
             board, g.cell, budget, cost=state.scenario.entry_costs, blocked=frozenset(), stop=frozenset()
         )
+        reach.pop(prey.cell, None)  # she may pass through it unseen, but she stops beside it
         best = min(reach, key=lambda c: (distance(c, prey.cell), reach[c], board.index[c]))
         if best != g.cell:
             events.append(HiddenMove(g.owner, g.id, hex_to_offset(g.cell), hex_to_offset(best)))
