@@ -61,14 +61,17 @@ def play_game(game: ValkyrxGame, seed: int, stop_turn: int | None = None) -> Mat
 
 
 def combat_phase(game: ValkyrxGame, state: ValkyrxState, faces: list[int]) -> int:
-    """End the second movement phase, answer every die (contacts, targets, combat, morale, report).
+    """End the second movement phase, pass the spells step, answer every die (targets, combat, morale, report).
 
     Returns the number of attacks resolved.
     """
     state, events = game.apply(state, EndPhase())
     it = iter(faces)
-    while state.pending and state.pending[0].kind != "first_mover":
-        state, more = game.apply(state, ChanceOutcome(min(next(it), state.pending[0].sides)))
+    while state.phase in ("combat", "spells") or (state.pending and state.pending[0].kind != "first_mover"):
+        if state.pending:
+            state, more = game.apply(state, ChanceOutcome(min(next(it), state.pending[0].sides)))
+        else:  # the spells step: no spell is cast here, each seat passes
+            state, more = game.apply(state, EndPhase())
         events += more
     return sum(1 for e in events if isinstance(e, AttackResolved))
 
