@@ -144,6 +144,7 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
     cost = scen.entry_costs
     blocked, zoc = _obstacles(state, unit, occ)
     allow = allowance(state, unit)
+    lava = lava_cells(state) if state.enchantments else frozenset()
 
     walk = movement_range(board, unit.cell, allow.normal, cost=cost, blocked=blocked, stop=zoc)
     walk.pop(unit.cell, None)
@@ -153,7 +154,9 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
         # VX-04-27: placed two or more cells away, the flyer is airborne; it passes over anything.
         for cell in board.cells_within(unit.cell, int(allow.fly)):
             d = distance(unit.cell, cell)
-            if d >= 2 and cell not in blocked and cost[board.index[cell]] > 0:
+            # An airborne flyer may end its flight over lava: it does not stand in it (VX-SP-CREEP-6).
+            aloft = cell in lava and cell not in occ
+            if d >= 2 and (cell not in blocked or aloft) and cost[board.index[cell]] > 0:
                 fly[cell] = allow.normal * d / allow.fly
         # VX-04-31: fly part of the way, land, then walk at least one cell: fly/F + walk/W <= 1.
         # The search is seeded at the landing cells' neighbours, so a pure flight never counts as a walk.
@@ -209,7 +212,7 @@ def check_move(
         raise IllegalAction(f"that cell is occupied by {occ[to].type.name} (one unit per cell)")
     if state.scenario.terrain.get(to) == "impassable":
         raise IllegalAction("that cell is impassable")
-    if to in lava_cells(state) and not lava_proof(unit):
+    if to in lava_cells(state) and not lava_proof(unit) and not airborne:
         raise IllegalAction("that cell is covered in lava (Creeping Death, VX-SP-CREEP-6)")
     gate = portals(state).get(to)
     if gate is not None and gate.side != unit.commander:

@@ -260,7 +260,13 @@ def reached(state: ValkyrxState, wizard: Unit, spell: Spell, target: Hex | None)
         case "enemy":
             return tuple(u.id for u in hostile if _open_to(spell, u))
         case "friend":
-            return tuple(u.id for u in units if u.commander == side and _open_to(spell, u))
+            # Resurrection restores casualties, not the price of casting it: the caster is not among them.
+            mend = spell.id == "resurrection"
+            return tuple(
+                u.id
+                for u in units
+                if u.commander == side and _open_to(spell, u) and not (mend and u.id == wizard.id)
+            )
         case "all":
             return tuple(u.id for u in units if u.id != wizard.id and not is_shielded(state, u.id))
         case "self":
@@ -359,7 +365,10 @@ def _effect_stage(state: ValkyrxState) -> Flow:
     spell = spells()[casting.spell]
     if spell.id == "earthquake":
         state, events = _damage(state, casting.caster, spell, casting.units)
-        standing = tuple(uid for uid in casting.units if state.units[uid].in_play)
+        # VX-SP-QUAKE-4: a d10 for each unit still standing; one the tremor already destroyed rolls none.
+        standing = tuple(
+            uid for uid in casting.units if state.units[uid].in_play and not state.units[uid].is_spent
+        )
         sides = spell.wipe_out_sides or 10
         pending = tuple(
             Pending(
@@ -568,11 +577,13 @@ def end_spells_of(state: ValkyrxState, wizard: int, why: str) -> Flow:
 def refresh_morale(state: ValkyrxState) -> ValkyrxState:
     """Morale bonuses from the Fear and Courage spells in force (VX-SP-FEAR-2, VX-SP-COURAGE-2)."""
     table = spells()
-    bonus: dict[int, float] = {}
+    held: dict[int, set[str]] = {}
     for e in state.enchantments:
         if e.covers(state.turn) and table[e.spell].morale is not None:
             for uid in e.units:
-                bonus[uid] = bonus.get(uid, 0.0) + float(table[e.spell].morale or 0)
+                held.setdefault(uid, set()).add(e.spell)
+    # Fear and Courage add; the same spell twice on one unit counts once (as in ``_factor``).
+    bonus = {uid: sum(float(table[sid].morale or 0) for sid in sids) for uid, sids in held.items()}
     units = tuple(
         replace(u, morale_bonus=bonus.get(u.id, 0.0)) if u.morale_bonus != bonus.get(u.id, 0.0) else u
         for u in state.units
@@ -613,12 +624,12 @@ def lava_start(state: ValkyrxState, wizard: Unit) -> Hex | None:
     reach = spells()["creeping_death"].reach() or 0
     nearest = min(enemies, key=lambda u: (distance(u.cell, wizard.cell), board.index[u.cell]))
     occ = state.occupancy()
-    free = [n for n in neighbours(nearest.cell) if board.contains(n) and n not in occ]
+    free = [n for n in neighbours(nearest.cell) if _free(state, n, occ)]
     near = [c for c in free if distance(c, wizard.cell) <= reach]
     if near:
         return min(near, key=lambda c: (distance(c, wizard.cell), board.index[c]))
     # Too far: as close to the nearest enemy as the range allows.
-    cells = [c for c in within(wizard.cell, reach) if board.contains(c) and c not in occ]
+    cells = [c for c in within(wizard.cell, reach) if _free(state, c, occ)]
     if not cells:
         return None
     return min(cells, key=lambda c: (distance(c, nearest.cell), board.index[c]))
