@@ -118,6 +118,73 @@ def units(
     Console(highlight=False, width=170).print(table)  # wide enough that no name wraps
 
 
+SPELL_KEYS = ("id", "name", "duration", "range", "master_only", "timing", "affects", "resisted", "effect")
+SPELLS_HELP = (
+    "The magic spells table of a game (name, duration, range, master only, effect); with --packs, the "
+    "wizards' default packs instead.\n\n"
+    "--json prints a JSON array, one object per spell in table order, with the keys id, name, duration "
+    '(turns), range (cells, or "local" / "all"), master_only (the red spells), timing ("immediate": in force '
+    'from the casting turn; "following": from the next turn), affects, resisted (by Resist Magic) and effect '
+    "(one line). The packs are not in that array: --packs --json prints them as an object, wizard id to "
+    "spell ids."
+)
+
+
+@app.command(name="spells", help=SPELLS_HELP)
+def spells_cmd(
+    game: Annotated[str, typer.Argument(help="game name")] = "valkyrx",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
+    packs: Annotated[
+        bool, typer.Option("--packs", help="the wizards' default packs, not the spells")
+    ] = False,
+) -> None:
+    """The magic spells table, or the wizards' default packs (see SPELLS_HELP)."""
+    if game != "valkyrx":
+        raise _fail(f"no spells table for {game!r} yet")
+    from iwgt.games.valkyrx.spellbook import spell_table
+    from iwgt.games.valkyrx.units import unit_types
+
+    data = spell_table()
+    if packs:
+        if as_json:
+            out = {wizard: list(pack) for wizard, pack in data.packs.items()}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
+            return
+        names = {s.id: s.name for s in data.spell}
+        packs_table = Table(
+            title="Days of the Valkyrx: the wizards' default packs",
+            caption="A wizard left unarmed at deployment takes his default pack (VX-15-05).",
+        )
+        for h in ("id", "wizard", "spells"):
+            packs_table.add_column(h)
+        for wizard, pack in data.packs.items():
+            packs_table.add_row(wizard, unit_types()[wizard].name, ", ".join(names[s] for s in pack))
+        console.print(packs_table)
+        return
+    # master_only is the table's red mark (VX-11-09); every other key is the spell's own field.
+    rows = [{k: s.red if k == "master_only" else getattr(s, k) for k in SPELL_KEYS} for s in data.spell]
+    if as_json:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
+        return
+    table = Table(
+        title="Days of the Valkyrx: magic spells",
+        caption="duration: turns from the casting turn (+1: from the next turn); range: cells, local (the "
+        "wizard himself) or all (the whole field); master only: the red spells. Default packs: --packs.",
+    )
+    for h in ("id", "name", "duration", "range", "master only", "effect"):
+        table.add_column(h, justify="right" if h in ("duration", "range") else "left")
+    for r in rows:
+        table.add_row(
+            str(r["id"]),
+            str(r["name"]),
+            f"{r['duration']}" + (" (+1)" if r["timing"] == "following" else ""),
+            str(r["range"]),
+            "yes" if r["master_only"] else "",
+            str(r["effect"]),
+        )
+    Console(highlight=False, width=190).print(table)  # wide enough that no effect wraps
+
+
 def parse_face(text: str, die: Die) -> int | None:
     """A face typed by a player, or None: "00" on a d100 is 100 (two d10, tens and units)."""
     text = text.strip()
@@ -166,7 +233,8 @@ def simulate(
         scen = g.load_scenario(scenario)
     except GameError as exc:
         raise _fail(exc.message) from None
-    dice: DiceSource = PhysicalDice(_ask_die) if physical_dice else SeededDice(seed)
+    # With physical dice the table still rolls the secret dice (the plague's carrier) itself, from the seed.
+    dice: DiceSource = PhysicalDice(_ask_die, table=SeededDice(seed)) if physical_dice else SeededDice(seed)
     match = Match(g, scen, dice, None if physical_dice else seed)
     bots = (bot_for(g), bot_for(g))
     if not as_json:

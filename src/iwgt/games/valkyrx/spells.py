@@ -136,6 +136,8 @@ def cast_reason(state: ValkyrxState, unit: Unit, seat: Seat) -> str | None:
         return f"{unit.type.name} is no longer on the table"
     if unit.routed:
         return f"{unit.type.name} is routed and casts nothing"
+    if is_asleep(state, unit.id):
+        return f"{unit.type.name} is asleep (VX-SP-SLEEP-2)"
     if unit.cast_turn == state.turn:
         return f"{unit.type.name} has already cast a spell this turn"
     if not unit.spells:

@@ -233,8 +233,8 @@ def pursue(state: ValkyrxState) -> Flow:
             events.append(HiddenMove(g.owner, g.id, hex_to_offset(g.cell), hex_to_offset(best)))
             state = state.with_unit(replace(g, cell=best))
             g = state.units[g.id]
-        if distance(g.cell, prey.cell) > 1:
-            continue
+        if distance(g.cell, prey.cell) > 1 or prey.airborne:
+            continue  # not there yet, or her prey is in the air: she waits below, unseen
         occ = state.occupancy()
         beside = [n for n in neighbours(prey.cell) if _standable(state, n, occ)]
         if not beside:
