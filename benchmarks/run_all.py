@@ -61,7 +61,7 @@ def play_game(game: ValkyrxGame, seed: int, stop_turn: int | None = None) -> Mat
 
 
 def combat_phase(game: ValkyrxGame, state: ValkyrxState, faces: list[int]) -> int:
-    """End the second movement phase, pass the spells step, answer every die (targets, combat, morale, report).
+    """End the second movement phase, pass the spells step, answer every die (combat, morale, report).
 
     Returns the number of attacks resolved.
     """

@@ -286,9 +286,10 @@ def choose_pack(wizard: UnitType, enemy_kinds: Iterable[UnitType]) -> tuple[str,
 def _best_cast(obs: JSON, legal: Sequence[Action], seat: Seat) -> Action:
     """The legal cast with the best estimated gain over its price, or EndPhase when none pays."""
     sc = _scene(obs, seat)
+    denied = set(obs["denied"])  # a denied wizard's spell would fizzle this turn (VX-SP-DENY-2)
     best: tuple[float, CastSpell] | None = None
     for a in legal:
-        if not isinstance(a, CastSpell):
+        if not isinstance(a, CastSpell) or a.unit in denied:
             continue
         net = cast_gain(a, sc) - _cast_price(a.unit, sc)
         if best is None or net > best[0]:

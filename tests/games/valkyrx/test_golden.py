@@ -34,7 +34,14 @@ from iwgt.geometry.hexgrid import hex_to_offset
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 REGEN = os.environ.get("IWGT_REGEN_GOLDEN") == "1"
-CASES = [("skirmish", 1), ("skirmish", 2), ("skirmish", 3), ("valley", 1), ("great_battle", 1)]
+CASES = [
+    ("skirmish", 1),
+    ("skirmish", 2),
+    ("skirmish", 3),
+    ("valley", 1),
+    ("great_battle", 1),
+    ("sorcery", 1),
+]
 SUMMARY_KEYS = ("winner", "reason", "turns", "steps")
 
 
