@@ -126,12 +126,13 @@ def _obstacles(
         lava = frozenset() if lava_proof(unit) else lava_cells(state)  # VX-SP-CREEP-6
         shut = frozenset(c for c, e in portals(state).items() if e.side != side)  # the portal serves its side
         blocked = blocked | lava | shut
+    # The board's neighbour tables: this runs once per unit for every legal_actions call (the hot path).
+    index, cells, table = board.index, board.cells, board.neighbour_index
     zoc = frozenset(
-        n
+        cells[j]
         for u in occ.values()
-        if u.commander != side and is_ground(u)
-        for n in neighbours(u.cell)
-        if board.contains(n)
+        if u.commander != side and not u.airborne
+        for j in table[index[u.cell]]
     )
     return blocked, zoc
 
