@@ -113,7 +113,6 @@ class MagicRules(DataModel):
     """Wizards and spells (section 11); each spell's own numbers are in spells.toml."""
 
     cast_cost: float = Field(ge=0, lt=1)
-    casts_per_turn: int = Field(ge=1)
     resist_die: int = Field(ge=2)
     resist: dict[str, int]
 

@@ -92,7 +92,7 @@ class ValkyrxGame:
         if not state.pending or state.result is not None:
             return None
         node = state.pending[0]
-        return Die(node.sides, node.purpose)
+        return Die(node.sides, node.purpose, node.secret)
 
     def legal_actions(self, state: ValkyrxState, seat: Seat) -> Sequence[act.Action]:
         """Every legal action of the seat now (the lit cells come from this)."""

@@ -35,14 +35,11 @@ def resample_hidden(state: ValkyrxState, seat: Seat | None, pick: Pick) -> Valky
         if not u.in_play or u.owner == seat:
             continue
         if u.hidden:
-            moved = replace(u, cell=open_cells[pick(len(open_cells))], moved=pick(2) == 1)
-            if u.type.has("stealth"):
-                prey = [
-                    t.id for t in state.units if t.on_table and t.owner != u.owner and t.type.is_character
-                ]
-                quarry = _choose(pick, [-1, *prey])
-                moved = replace(moved, quarry=None if quarry == -1 else quarry)
-            state = state.with_unit(moved)
+            state = state.with_unit(replace(u, cell=open_cells[pick(len(open_cells))], moved=pick(2) == 1))
+        if u.type.has("stealth"):  # her quarry is her owner's secret, hidden or not (VX-12-05)
+            prey = [t.id for t in state.units if t.on_table and t.owner != u.owner and t.type.is_character]
+            quarry = _choose(pick, [-1, *prey])
+            state = state.with_unit(replace(state.units[u.id], quarry=None if quarry == -1 else quarry))
         if u.type.has("wizard") and u.spells:
             allowed = [s for s in table if u.type.has("master_wizard") or not table[s].red]
             held: list[str] = []

@@ -129,10 +129,7 @@ def _obstacles(
     # The board's neighbour tables: this runs once per unit for every legal_actions call (the hot path).
     index, cells, table = board.index, board.cells, board.neighbour_index
     zoc = frozenset(
-        cells[j]
-        for u in occ.values()
-        if u.commander != side and not u.airborne
-        for j in table[index[u.cell]]
+        cells[j] for u in occ.values() if u.commander != side and not u.airborne for j in table[index[u.cell]]
     )
     return blocked, zoc
 
