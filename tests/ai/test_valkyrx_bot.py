@@ -164,8 +164,10 @@ def test_the_sand_worm_burrows_and_strikes_from_below(sorcery: dict[int, Played]
         worm = unit_id(played.final, "sand_worm")
         assert Conceal(worm) in [a for _, a in of_type(played, Conceal)], f"seed {seed}: it never burrowed"
         surfaced += sum(1 for _, a in of_type(played, Surface) if a.unit == worm)
-        # It never dies of sunstroke: it burrows before its third turn on the surface.
-        assert not any(getattr(e, "why", None) == "sunstroke" for e in played.events)
+        # It never dies of sunstroke while the bot commands it: it burrows before its third turn on the
+        # surface (an enemy Command spell may keep it up there: then it is not the bot's to save).
+        seized = any(state.units[worm].controller is not None for state, _, _ in played.decisions)
+        assert seized or not any(getattr(e, "why", None) == "sunstroke" for e in played.events)
     assert surfaced >= 3
 
 

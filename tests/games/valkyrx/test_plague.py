@@ -129,11 +129,15 @@ def test_vx_sp_plague_9_a_newly_infected_unit_carries_it_on_next_turn() -> None:
     assert state.units[0].infected == 0
     state, _ = finish_turn(state)
     state, events = end_movement(next_turn(state))
-    assert [e for e in events if isinstance(e, UnitInfected)] == [UnitInfected(0)]
+    # L0 catches it from L1; and the first carrier L2, exposed to L1 like any healthy unit (or the dice and
+    # events would name it, VX-SP-PLAGUE-4), catches it back and from now on sickens (decision).
+    assert [e for e in events if isinstance(e, UnitInfected)] == [UnitInfected(0), UnitInfected(2)]
     assert state.units[0].infected == 2  # infection turn: turn 2
+    assert (state.units[2].infected, state.units[2].carrier_only) == (2, False)
     assert [(i.turn, i.unit, i.source, i.by_spell) for i in state.plague_chain] == [
         (1, 1, 2, False),
         (2, 0, 1, False),
+        (2, 2, 1, False),
     ]
 
 
@@ -163,6 +167,8 @@ def test_vx_sp_plague_6_losses_5_10_25_50_100_percent_and_vx_sp_plague_3_the_fir
         assert report_line(events, 0).casualties == pytest.approx(lost)  # this turn's casualties
         assert state.units[0].strength == pytest.approx(left)
         assert state.units[1].strength == 300.0
+        if turn == 1:  # the carrier walks away: touching L0 again, it would catch the plague back (decision)
+            state = tweak(state, 1, cell=cell(8, 4))
         if turn < 5:
             state = next_turn(state)
     assert state.units[0].status == "destroyed"

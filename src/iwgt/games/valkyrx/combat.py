@@ -103,7 +103,7 @@ def close_combat_plan(state: ValkyrxState) -> list[Attack]:
             )
     # VX-SP-DISHARMONY-3: its two halves strike each other, 2 x half strength = one attack at full strength.
     for u in state.units:
-        if u.on_table and is_disharmonious(state, u.id):
+        if u.on_table and is_disharmonious(state, u.id) and not is_asleep(state, u.id):
             attacks.append(Attack(attacker=u.id, target=u.id, kind="melee", share=1.0))
     return attacks
 

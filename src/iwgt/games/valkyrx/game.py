@@ -149,11 +149,11 @@ class ValkyrxGame:
         board = state.scenario.board
         gates = portals(state)
         for u in state.units:
-            if not u.in_play or u.owner != seat or u.commander != seat:
-                continue
-            gate = gates.get(u.cell)
-            if gate is not None and u.on_table and gate.side == seat and u.moved and u.id != gate.caster:
+            gate = gates.get(u.cell) if u.on_table and u.commander == seat else None
+            if gate is not None and gate.side == seat and u.moved and u.id != gate.caster:
                 out.extend(act.Transport(u.id, c) for c in transport_destinations(state, u, occ))
+            if not u.in_play or u.owner != seat or u.commander != seat:
+                continue  # the Grima and the worm take orders from their owner only
             why = immobile_reason(state, u, seat, occ)
             if is_grima(u):
                 if not u.hidden and why is None:

@@ -26,10 +26,13 @@ def _touching(state: ValkyrxState, unit: Unit) -> list[Unit]:
 
 
 def _catchable(state: ValkyrxState, unit: Unit) -> bool:
+    # A hidden first carrier is exposed like a healthy unit, or the dice and events would name it
+    # (VX-SP-PLAGUE-4): when it catches the plague back, it sickens like any other unit.
+    hidden_first = unit.carrier_only and not unit.type.has("plague_bearer")
     return (
         unit.on_table
         and not unit.airborne
-        and not unit.is_carrier
+        and (not unit.is_carrier or hidden_first)
         and not plague_immune(unit)
         and not is_shielded(state, unit.id)
     )
@@ -75,7 +78,8 @@ def spread(state: ValkyrxState) -> Flow:
 
 def bearer_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
     """A d6 for a unit in contact with Pocâdl: a low face infects it (VX-13-POCADL-1)."""
-    if face > rules_config().plague.bearer_infect_faces or state.units[uid].is_carrier:
+    u = state.units[uid]
+    if face > rules_config().plague.bearer_infect_faces or (u.is_carrier and not u.carrier_only):
         return state, []
     bearer = next(
         (
@@ -91,7 +95,7 @@ def bearer_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
 def infect(state: ValkyrxState, uid: int, source: int) -> Flow:
     """The unit sickens and carries the plague from this turn (VX-SP-PLAGUE-5, VX-SP-PLAGUE-9)."""
     u = state.units[uid]
-    state = state.with_unit(replace(u, infected=state.turn, plague_base=u.strength))
+    state = state.with_unit(replace(u, infected=state.turn, plague_base=u.strength, carrier_only=False))
     state = replace(state, plague_chain=(*state.plague_chain, Infection(state.turn, uid, source, False)))
     return state, [UnitInfected(uid)]
 

@@ -167,8 +167,11 @@ def target_options(state: ValkyrxState, wizard: Unit, spell: Spell) -> list[Hex 
         occ = state.occupancy()
         lava = lava_cells(state)
         board = state.scenario.board
+        gates = {
+            e.cells[0] for e in state.enchantments if e.spell == "transportation" and e.last >= state.turn
+        }
         cells = sorted(
-            (n for n in neighbours(wizard.cell) if _free(state, n, occ) and n not in lava),
+            (n for n in neighbours(wizard.cell) if _free(state, n, occ) and n not in lava and n not in gates),
             key=board.index.__getitem__,
         )
         return list[Hex | None](cells)
@@ -274,12 +277,15 @@ def reached(state: ValkyrxState, wizard: Unit, spell: Spell, target: Hex | None)
         case "self":
             return (wizard.id,)
         case "one":
+            # Public facts only: a unit with the skull, or Pocâdl, is no candidate; a hidden first carrier
+            # still is (if the die falls on it, nothing changes), or the die would name it (VX-SP-PLAGUE-4).
             return tuple(
                 u.id
                 for u in units
                 if u.id != wizard.id
                 and not plague_immune(u)
-                and not u.is_carrier
+                and not (u.infected and not u.carrier_only)
+                and not u.type.has("plague_bearer")
                 and not is_shielded(state, u.id)
             )
         case "infected":
@@ -466,20 +472,23 @@ def apply_effect(state: ValkyrxState, spell: Spell, casting: Casting, faces: tup
             else:
                 chosen = units[faces[0] - 1] if faces else units[0]
                 carrier = state.units[chosen]
-                state = state.with_unit(
-                    replace(carrier, infected=turn, plague_base=carrier.strength, carrier_only=True)
-                )
-                state = replace(
-                    state, plague_chain=(*state.plague_chain, Infection(turn, chosen, casting.caster, True))
-                )
+                if not carrier.carrier_only:  # already a first carrier: it stays one, and nobody can tell
+                    state = state.with_unit(
+                        replace(carrier, infected=turn, plague_base=carrier.strength, carrier_only=True)
+                    )
+                    state = replace(
+                        state,
+                        plague_chain=(*state.plague_chain, Infection(turn, chosen, casting.caster, True)),
+                    )
                 events.append(PlagueCarrierChosen(chosen, casting.caster))
             units = ()  # nothing lights: neither player may know (VX-SP-PLAGUE-4)
         case "cure_plague":
+            firsts = {uid for uid in units if state.units[uid].carrier_only}
             for uid in units:
                 u = state.units[uid]
                 events.append(CarrierCured(uid) if u.carrier_only else PlagueCured(uid))
                 state = state.with_unit(replace(u, infected=0, plague_base=0.0, carrier_only=False))
-            units = tuple(uid for uid in units if not casting_hides(state, uid))
+            units = tuple(uid for uid in units if uid not in firsts)  # lighting one would name it
         case "deny_magic":
             for uid in units:
                 state, ended = end_spells_of(state, uid, "denied (VX-SP-DENY-2)")
@@ -499,11 +508,6 @@ def apply_effect(state: ValkyrxState, spell: Spell, casting: Casting, faces: tup
             cells = (start,)
     state, more = _record(state, spell, replace(casting, units=units), cells)
     return state, events + more
-
-
-def casting_hides(state: ValkyrxState, uid: int) -> bool:
-    """Cure Plague must not light the first carrier: lighting it would name it (VX-SP-PLAGUE-4)."""
-    return any(i.unit == uid and i.by_spell for i in state.plague_chain)
 
 
 def _record(state: ValkyrxState, spell: Spell, casting: Casting, cells: tuple[Hex, ...]) -> Flow:
@@ -667,7 +671,10 @@ def armageddon_due(state: ValkyrxState) -> list[Enchantment]:
     return [
         e
         for e in state.enchantments
-        if e.spell == "armageddon" and e.first == state.turn and e.last >= state.turn
+        if e.spell == "armageddon"
+        and e.first == state.turn
+        and e.last >= state.turn
+        and state.units[e.caster].in_play  # no summoner, no doom: it dies with its caster
     ]
 
 
