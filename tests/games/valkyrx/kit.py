@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from iwgt.core.protocol import ChanceOutcome
-from iwgt.games.valkyrx.actions import ConfirmDeployment
+from iwgt.core.protocol import ChanceOutcome, Event
+from iwgt.games.valkyrx.actions import ConfirmDeployment, EndPhase
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, parse_scenario
 from iwgt.games.valkyrx.state import ValkyrxState
@@ -74,3 +74,24 @@ def cell(col: int, row: int) -> Hex:
 def tweak(state: ValkyrxState, uid: int, **changes: Any) -> ValkyrxState:
     """The state with one unit's fields changed."""
     return state.with_unit(replace(state.units[uid], **changes))
+
+
+def turn_over(state: ValkyrxState) -> bool:
+    """The turn is over: the next turn's first-mover d2 is awaited, or the game has ended."""
+    return state.result is not None or (bool(state.pending) and state.pending[0].kind == "first_mover")
+
+
+def next_turn(state: ValkyrxState, first: int = 0) -> ValkyrxState:
+    """Answer the first-mover d2 of the new turn: ``first`` opens the movement."""
+    assert [p.kind for p in state.pending] == ["first_mover"]
+    state, _ = GAME.apply(state, ChanceOutcome(first + 1))
+    return state
+
+
+def end_movement(state: ValkyrxState) -> tuple[ValkyrxState, list[Event]]:
+    """Both seats end their movement phases (a seat with nothing to move is skipped)."""
+    events: list[Event] = []
+    while state.phase == "movement" and not state.pending:
+        state, more = GAME.apply(state, EndPhase())
+        events.extend(more)
+    return state, events

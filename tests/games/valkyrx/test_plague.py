@@ -24,7 +24,7 @@ from iwgt.games.valkyrx.events import (
 )
 from iwgt.games.valkyrx.state import ValkyrxState
 
-from .kit import GAME, cell, position, tweak
+from .kit import GAME, cell, end_movement, next_turn, position, turn_over, tweak
 
 # Faces the helpers give the dice unless told otherwise: a middling d100 random factor, a 1 elsewhere
 # (first mover: the Light; a hungry Troll would eat, but no Troll appears in these positions).
@@ -39,11 +39,6 @@ def face_for(state: ValkyrxState, faces: dict[str, Any]) -> int:
     return int(face)
 
 
-def turn_over(state: ValkyrxState) -> bool:
-    """The turn is over: the next turn's first-mover d2 is awaited, or the game has ended."""
-    return state.result is not None or (bool(state.pending) and state.pending[0].kind == "first_mover")
-
-
 def finish_turn(state: ValkyrxState, **faces: Any) -> tuple[ValkyrxState, list[Event]]:
     """End every phase and answer every die until the turn is over (nothing to do if it is already)."""
     events: list[Event] = []
@@ -52,22 +47,6 @@ def finish_turn(state: ValkyrxState, **faces: Any) -> tuple[ValkyrxState, list[E
             state, more = GAME.apply(state, ChanceOutcome(face_for(state, faces)))
         else:
             state, more = GAME.apply(state, EndPhase())
-        events.extend(more)
-    return state, events
-
-
-def next_turn(state: ValkyrxState, first: int = 0) -> ValkyrxState:
-    """Answer the first-mover d2 of the new turn: ``first`` opens the movement."""
-    assert [p.kind for p in state.pending] == ["first_mover"]
-    state, _ = GAME.apply(state, ChanceOutcome(first + 1))
-    return state
-
-
-def end_movement(state: ValkyrxState) -> tuple[ValkyrxState, list[Event]]:
-    """Both seats end their movement phase (a seat with nothing to move is skipped): the plague spreads."""
-    events: list[Event] = []
-    while state.phase == "movement" and not state.pending:
-        state, more = GAME.apply(state, EndPhase())
         events.extend(more)
     return state, events
 

@@ -38,12 +38,7 @@ from iwgt.games.valkyrx.events import (
 from iwgt.games.valkyrx.state import Contact, Enchantment, ValkyrxState
 from iwgt.geometry.hexgrid import hex_to_offset
 
-from .kit import GAME, cell, position, tweak
-
-
-def turn_over(state: ValkyrxState) -> bool:
-    """The turn is over: the next turn's first-mover d2 is awaited, or the game has ended."""
-    return state.result is not None or (bool(state.pending) and state.pending[0].kind == "first_mover")
+from .kit import GAME, cell, end_movement, next_turn, position, turn_over, tweak
 
 
 def finish_turn(state: ValkyrxState, factor: int = 50) -> tuple[ValkyrxState, list[Event]]:
@@ -55,22 +50,6 @@ def finish_turn(state: ValkyrxState, factor: int = 50) -> tuple[ValkyrxState, li
             state, more = GAME.apply(state, ChanceOutcome(face))
         else:
             state, more = GAME.apply(state, EndPhase())
-        events.extend(more)
-    return state, events
-
-
-def next_turn(state: ValkyrxState, first: int = 0) -> ValkyrxState:
-    """Answer the first-mover d2 of the new turn: ``first`` opens the movement."""
-    assert [p.kind for p in state.pending] == ["first_mover"]
-    state, _ = GAME.apply(state, ChanceOutcome(first + 1))
-    return state
-
-
-def end_movement(state: ValkyrxState) -> tuple[ValkyrxState, list[Event]]:
-    """The seats end their movement phases (a seat with nothing to move is skipped)."""
-    events: list[Event] = []
-    while state.phase == "movement" and not state.pending:
-        state, more = GAME.apply(state, EndPhase())
         events.extend(more)
     return state, events
 
