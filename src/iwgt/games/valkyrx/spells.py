@@ -152,7 +152,8 @@ def can_cast_now(state: ValkyrxState, seat: Seat) -> bool:
     return any(cast_reason(state, u, seat) is None for u in state.units if u.type.has("wizard"))
 
 
-def _free(state: ValkyrxState, cell: Hex, occ: dict[Hex, Unit]) -> bool:
+def open_ground(state: ValkyrxState, cell: Hex, occ: dict[Hex, Unit]) -> bool:
+    """A free cell a unit may be set down on: on the board, empty, not impassable, not the Temple."""
     scen = state.scenario
     return (
         scen.board.contains(cell)
@@ -171,7 +172,11 @@ def target_options(state: ValkyrxState, wizard: Unit, spell: Spell) -> list[Hex 
             e.cells[0] for e in state.enchantments if e.spell == "transportation" and e.last >= state.turn
         }
         cells = sorted(
-            (n for n in neighbours(wizard.cell) if _free(state, n, occ) and n not in lava and n not in gates),
+            (
+                n
+                for n in neighbours(wizard.cell)
+                if open_ground(state, n, occ) and n not in lava and n not in gates
+            ),
             key=board.index.__getitem__,
         )
         return list[Hex | None](cells)
@@ -202,7 +207,11 @@ def transport_destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit]
     return [
         c
         for c in board.cells
-        if _free(state, c, occ) and c not in lava and c not in gates and c not in foes and c != unit.cell
+        if open_ground(state, c, occ)
+        and c not in lava
+        and c not in gates
+        and c not in foes
+        and c != unit.cell
     ]
 
 
@@ -630,12 +639,12 @@ def lava_start(state: ValkyrxState, wizard: Unit) -> Hex | None:
     reach = spells()["creeping_death"].reach() or 0
     nearest = min(enemies, key=lambda u: (distance(u.cell, wizard.cell), board.index[u.cell]))
     occ = state.occupancy()
-    free = [n for n in neighbours(nearest.cell) if _free(state, n, occ)]
+    free = [n for n in neighbours(nearest.cell) if open_ground(state, n, occ)]
     near = [c for c in free if distance(c, wizard.cell) <= reach]
     if near:
         return min(near, key=lambda c: (distance(c, wizard.cell), board.index[c]))
     # Too far: as close to the nearest enemy as the range allows.
-    cells = [c for c in within(wizard.cell, reach) if _free(state, c, occ)]
+    cells = [c for c in within(wizard.cell, reach) if open_ground(state, c, occ)]
     if not cells:
         return None
     return min(cells, key=lambda c: (distance(c, nearest.cell), board.index[c]))

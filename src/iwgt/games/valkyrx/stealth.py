@@ -21,7 +21,7 @@ from iwgt.games.valkyrx.events import (
     WormSurfaced,
 )
 from iwgt.games.valkyrx.movement import allowance
-from iwgt.games.valkyrx.spells import is_shielded, lava_cells
+from iwgt.games.valkyrx.spells import is_shielded, lava_cells, open_ground
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import DIRECTIONS, Hex, distance, hex_to_offset, movement_range, neighbours
 
@@ -39,13 +39,7 @@ def is_worm(unit: Unit) -> bool:
 
 
 def _standable(state: ValkyrxState, cell: Hex, occ: dict[Hex, Unit]) -> bool:
-    scen = state.scenario
-    return (
-        scen.board.contains(cell)
-        and cell not in occ
-        and scen.terrain.get(cell) not in ("impassable", "temple")
-        and cell not in lava_cells(state)
-    )
+    return open_ground(state, cell, occ) and cell not in lava_cells(state)
 
 
 def nearest_free(state: ValkyrxState, around: Hex, occ: dict[Hex, Unit]) -> Hex | None:
