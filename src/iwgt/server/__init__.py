@@ -1,0 +1,1 @@
+"""The game server: journal, seats, the WebSocket protocol, and the touchscreen pages."""

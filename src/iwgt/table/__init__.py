@@ -1,0 +1,1 @@
+"""The table layer: light effects, selections and previews from events and a seat's observation."""
