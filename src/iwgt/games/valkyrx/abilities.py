@@ -42,7 +42,8 @@ def elves_depart(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
     """VX-13-ELVES-4: when the Elven force has lost too much of its value, every Elf leaves the field."""
     events: list[UnitRemoved] = []
     for seat in (0, 1):
-        elves = [u for u in state.units if u.owner == seat and u.type.has("elf")]
+        # Elves still in reserve are not yet of the force: they count from their arrival (VX-15-24).
+        elves = [u for u in state.units if u.owner == seat and u.type.has("elf") and not u.in_reserve]
         if not any(u.on_table for u in elves):
             continue
         start = sum(u.type.points for u in elves)

@@ -105,6 +105,14 @@ class Surface:
     at: Hex
 
 
+@dataclass(frozen=True, slots=True)
+class AddTroops:
+    """The Add troops button (VX-15-24): bring a late troop onto a free cell of its side's entry zone."""
+
+    unit: int
+    to: Hex
+
+
 Action = (
     PlaceUnit
     | ConfirmDeployment
@@ -118,6 +126,7 @@ Action = (
     | SetQuarry
     | Tunnel
     | Surface
+    | AddTroops
 )
 
 PRIVATE_ACTIONS = (ChooseSpells, SetQuarry, Tunnel)
@@ -161,6 +170,8 @@ def action_to_json(action: Action) -> JSON:
             return {"type": "tunnel", "unit": unit, "to": list(hex_to_offset(to))}
         case Surface(unit, at):
             return {"type": "surface", "unit": unit, "at": list(hex_to_offset(at))}
+        case AddTroops(unit, to):
+            return {"type": "add_troops", "unit": unit, "to": list(hex_to_offset(to))}
     raise MalformedAction(f"not a Days of the Valkyrx action: {action!r}")
 
 
@@ -202,6 +213,7 @@ _KEYS = {
     "quarry": {"type", "unit", "target"},
     "tunnel": {"type", "unit", "to"},
     "surface": {"type", "unit", "at"},
+    "add_troops": {"type", "unit", "to"},
 }
 
 
@@ -250,6 +262,8 @@ def action_from_json(data: Any) -> Action:
         return Tunnel(_int(data, "unit"), _cell(data, "to"))
     if kind == "surface":
         return Surface(_int(data, "unit"), _cell(data, "at"))
+    if kind == "add_troops":
+        return AddTroops(_int(data, "unit"), _cell(data, "to"))
     return Move(
         _int(data, "unit"),
         _cell(data, "to"),

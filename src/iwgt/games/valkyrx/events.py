@@ -35,11 +35,21 @@ class FirstMoverChosen(Event):
 
 @dataclass(frozen=True, slots=True)
 class MovementPhaseStarted(Event):
-    """A seat's movement phase began; ``movable`` are the units lit for it (VX-03-01, VX-14-02)."""
+    """A seat's movement phase began; ``movable`` are the units lit for it (VX-03-01, VX-14-02), and
+    ``arriving`` the late troops it may add to the table now (VX-15-24, the Add troops button)."""
 
     turn: int
     seat: Seat
     movable: tuple[int, ...]
+    arriving: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TroopsArrived(Event):
+    """A late troop joined the battle on a cell of its side's entry zone (VX-15-24). Public."""
+
+    unit: int
+    cell: Cell
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from iwgt.games.valkyrx.events import (
 from iwgt.games.valkyrx.morale import apply_morale, morale_status
 from iwgt.games.valkyrx.movement import allowance, compulsory_destination, immobile_reason, is_ground
 from iwgt.games.valkyrx.plague import bearer_answered, spread, take_losses
+from iwgt.games.valkyrx.reinforcements import arriving
 from iwgt.games.valkyrx.spellbook import spells
 from iwgt.games.valkyrx.spells import (
     armageddon_answered,
@@ -107,12 +108,13 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
             state = state.with_unit(replace(state.units[unit.id], moved=True))
     occ = state.occupancy()
     movable = tuple(u.id for u in state.units if immobile_reason(state, u, seat, occ) is None)
-    events.append(MovementPhaseStarted(state.turn, seat, movable))
+    late = arriving(state, seat, occ)  # the Add troops button lights (VX-15-24)
+    events.append(MovementPhaseStarted(state.turn, seat, movable, late))
     secret_orders = any(
         u.in_play and u.owner == seat and u.commander == seat and (is_grima(u) or (is_worm(u) and u.hidden))
         for u in state.units
     )
-    if not movable and not secret_orders:  # nothing is lit: the phase ends by itself
+    if not movable and not secret_orders and not late:  # nothing is lit: the phase ends by itself
         state, more = end_phase(state)
         events.extend(more)
     return state, events
@@ -281,11 +283,10 @@ def finish_round(state: ValkyrxState) -> Flow:
     events.extend(removed)
     state, raised = raise_dead(state)
     events.extend(raised)
-    # A Supreme Leader gone from the table for any reason (slain, fled, the Temple) is mourned once.
+    # A Supreme Leader gone from the table for any reason (slain, fled, the Temple) is mourned once;
+    # one still in reserve has not fallen (VX-15-24).
     gone = [
-        u
-        for u in state.units
-        if u.type.has("supreme_leader") and not u.in_play and u.id not in state.leaders_slain
+        u for u in state.units if u.type.has("supreme_leader") and u.gone and u.id not in state.leaders_slain
     ]
     fallen = {seat: sum(1 for u in gone if u.owner == seat) for seat in (0, 1)}
     state = replace(state, leaders_slain=(*state.leaders_slain, *(u.id for u in gone)))
@@ -343,9 +344,12 @@ def report(state: ValkyrxState) -> CombatReport:
 
 
 def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
-    """Points of the seat's enemies destroyed: full value for removed units, lost share for the rest."""
+    """Points of the seat's enemies destroyed: full value for removed units, lost share for the rest.
+
+    A late troop still in reserve has lost nothing (VX-15-24).
+    """
     return sum(
-        u.type.points if not u.in_play else max(0.0, u.type.points - u.value)  # swollen undead lose nothing
+        u.type.points if u.gone else max(0.0, u.type.points - u.value)  # swollen undead lose nothing
         for u in state.units
         if u.owner != seat
     )
@@ -354,7 +358,8 @@ def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
 def judge(state: ValkyrxState) -> Result | None:
     """Victory conditions chosen by the scenario (VX-15-26; the rules name none)."""
     spec = state.scenario.spec
-    alive = [any(u.in_play and u.owner == s for u in state.units) for s in (0, 1)]
+    # A side with late troops still to come is not annihilated: they will arrive (VX-15-24).
+    alive = [any(not u.gone and u.owner == s for u in state.units) for s in (0, 1)]
     if not any(alive):
         return Result(None, "both armies are gone from the field")
     if not all(alive):
@@ -362,8 +367,7 @@ def judge(state: ValkyrxState) -> Result | None:
         return Result(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
     if "leader" in spec.victory:
         fallen = [
-            any(u.owner == s and u.type.has("supreme_leader") and not u.in_play for u in state.units)
-            for s in (0, 1)
+            any(u.owner == s and u.type.has("supreme_leader") and u.gone for u in state.units) for s in (0, 1)
         ]
         if all(fallen):
             return Result(None, "both Supreme Leaders have fallen")

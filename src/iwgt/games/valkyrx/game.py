@@ -23,6 +23,7 @@ from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase
 from iwgt.games.valkyrx.hidden import resample_hidden
 from iwgt.games.valkyrx.movement import check_move, destinations, immobile_reason
 from iwgt.games.valkyrx.observe import observe, state_to_json
+from iwgt.games.valkyrx.reinforcements import add_troops, arriving, entry_cells, reserve_cell
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario, load_scenario, parse_scenario, scenario_names
 from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
 from iwgt.games.valkyrx.spells import cast, cast_reason, portals, target_options, transport_destinations
@@ -56,7 +57,7 @@ class ValkyrxGame:
         return parse_scenario(text, origin)
 
     def initial_state(self, scenario: Scenario) -> ValkyrxState:
-        """Armies set on their scenario cells, deployment open for seat 0 (the Light)."""
+        """Armies on their scenario cells, late troops in reserve; deployment open for seat 0 (the Light)."""
         if not isinstance(scenario, ValkyrxScenario):
             raise TypeError("a Days of the Valkyrx scenario is needed")
         types = unit_types()
@@ -64,14 +65,16 @@ class ValkyrxGame:
         for seat, side in enumerate(SIDES):
             for p in scenario.spec.army[side]:
                 t = types[p.unit]
+                late = p.cell is None  # a late troop: in reserve until it arrives (VX-15-24)
                 units.append(
                     Unit(
                         id=len(units),
                         type_id=t.id,
                         owner=seat,
-                        cell=offset_to_hex(*p.cell),
+                        cell=reserve_cell(scenario, seat) if p.cell is None else offset_to_hex(*p.cell),
                         strength=float(t.bodies),
                         morale=float(t.morale),
+                        status="reserve" if late else "active",
                         carrier_only=t.has("plague_bearer"),  # Pocâdl's rats carry it (VX-13-POCADL-1)
                     )
                 )
@@ -104,7 +107,8 @@ class ValkyrxGame:
             out: list[act.Action] = [act.ConfirmDeployment()]
             for u in state.units:
                 if u.owner == seat:
-                    out.extend(act.PlaceUnit(u.id, c) for c in free)
+                    if not u.in_reserve:  # late troops are placed when they arrive (VX-15-24)
+                        out.extend(act.PlaceUnit(u.id, c) for c in free)
                     if u.type.has("wizard") and not u.spells:
                         # The default pack; a custom six is any valid ChooseSpells (not enumerated: 54,264).
                         out.append(act.ChooseSpells(u.id, ()))
@@ -128,6 +132,10 @@ class ValkyrxGame:
                     if c in temple and not u.prayed:
                         out.append(act.Move(u.id, c, charge=charge, airborne=airborne, pray=True))
         out.extend(self._secret_orders(state, seat, occ))
+        late = arriving(state, seat, occ)
+        if late:
+            entries = entry_cells(state, seat, occ)
+            out.extend(act.AddTroops(uid, c) for uid in late for c in entries)
         out.append(act.EndPhase())
         return out
 
@@ -210,6 +218,8 @@ class ValkyrxGame:
                 return self._transport(state, action)
             case act.Conceal() | act.Reveal() | act.SetQuarry() | act.Tunnel() | act.Surface():
                 return self._stealth(state, action)
+            case act.AddTroops():
+                return self._add_troops(state, action)
         raise MalformedAction(f"not a Days of the Valkyrx action: {action!r}")
 
     def _unit(self, state: ValkyrxState, uid: int) -> Unit:
@@ -237,6 +247,11 @@ class ValkyrxGame:
         unit = self._unit(state, action.unit)
         if unit.owner != seat:
             raise IllegalAction(f"{unit.type.name} is not yours to place")
+        if unit.in_reserve:
+            turn = state.arrives(unit.id)
+            raise IllegalAction(
+                f"{unit.type.name} is a late troop: it is added to the table from turn {turn} (VX-15-24)"
+            )
         if action.to not in state.scenario.deployment[seat]:
             raise IllegalAction("that cell is not lit for your deployment (VX-02-12)")
         occ = state.occupancy()
@@ -287,6 +302,14 @@ class ValkyrxGame:
             )
             state = replace(state, pending=(node,))
         return state, events
+
+    def _add_troops(self, state: ValkyrxState, action: act.AddTroops) -> tuple[ValkyrxState, list[Event]]:
+        if state.phase != "movement" or state.mover is None:
+            raise IllegalAction("late troops come on only in their owner's movement phase (VX-15-24)")
+        self._unit(state, action.unit)
+        state, events = add_troops(state, action.unit, action.to, state.mover)
+        state, removed = bury(state)  # quicksand may leave nothing of a weak unit
+        return state, [*events, *removed]
 
     def _choose_spells(
         self, state: ValkyrxState, action: act.ChooseSpells

@@ -32,11 +32,11 @@ def resample_hidden(state: ValkyrxState, seat: Seat | None, pick: Pick) -> Valky
     open_cells = [c for c in board.cells if state.scenario.terrain.get(c) != "impassable"]
     table = spells()
     for u in state.units:
-        if not u.in_play or u.owner == seat:
-            continue
+        if not (u.in_play or u.in_reserve) or u.owner == seat:
+            continue  # a late troop's held spells are secret too, though the troop is public (VX-15-24)
         if u.hidden:
             state = state.with_unit(replace(u, cell=open_cells[pick(len(open_cells))], moved=pick(2) == 1))
-        if u.type.has("stealth"):  # her quarry is her owner's secret, hidden or not (VX-12-05)
+        if u.type.has("stealth") and u.in_play:  # her quarry is her owner's secret, hidden or not (VX-12-05)
             prey = [t.id for t in state.units if t.on_table and t.owner != u.owner and t.type.is_character]
             quarry = _choose(pick, [-1, *prey])
             state = state.with_unit(replace(state.units[u.id], quarry=None if quarry == -1 else quarry))

@@ -13,8 +13,12 @@ from iwgt.games.valkyrx.state import Contact, Enchantment, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import hex_to_offset
 
 
-def _unit_view(u: Unit, seat: Seat | None, over: bool) -> JSON:
-    """One unit as ``seat`` sees it: a hidden unit's cell, moves and quarry are its owner's secret."""
+def _unit_view(u: Unit, seat: Seat | None, over: bool, arrives: int | None) -> JSON:
+    """One unit as ``seat`` sees it: a hidden unit's cell, moves and quarry are its owner's secret.
+
+    A late troop is public (VX-15-24): its ``arrives`` turn always, and in reserve ``status`` "reserve"
+    with no cell.
+    """
     mine = seat == u.owner
     secret = u.hidden and not mine and not over
     view: JSON = {
@@ -23,7 +27,8 @@ def _unit_view(u: Unit, seat: Seat | None, over: bool) -> JSON:
         "name": u.type.name,
         "owner": u.owner,
         "commander": u.commander,
-        "cell": None if secret else list(hex_to_offset(u.cell)),
+        "cell": None if secret or u.in_reserve else list(hex_to_offset(u.cell)),
+        "arrives": arrives,
         "hidden": u.hidden,
         "strength": round(u.strength, 3),
         "start": u.start_strength,
@@ -95,7 +100,13 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
             if seat is not None and state.phase == "deploy"
             else []
         ),
-        "units": [_unit_view(u, seat, over) for u in state.units],
+        "units": [_unit_view(u, seat, over, state.arrives(u.id)) for u in state.units],
+        "entry": [  # where each side's late troops come on (VX-15-24); [] for a side with none
+            [list(hex_to_offset(c)) for c in sorted(zone, key=scen.board.index.__getitem__)]
+            if any(a is not None for a, u in zip(scen.arrivals, state.units, strict=True) if u.owner == s)
+            else []
+            for s, zone in enumerate(scen.entry_zones)
+        ],
         "spells_in_force": [_spell_view(e) for e in state.enchantments if e.last >= state.turn],
         "lava": [list(hex_to_offset(c)) for c in sorted(lava_cells(state), key=scen.board.index.__getitem__)],
         "casting": None

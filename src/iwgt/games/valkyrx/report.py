@@ -58,6 +58,8 @@ def print_events(
                 console.print(f"  {name[unit]} loses {cas:.1f} to {spell}")
             case ev.UnitRestored(unit, restored):
                 console.print(f"  {name[unit]} restored by {restored:.1f}")
+            case ev.TroopsArrived(unit, cell):
+                console.print(f"  [bold]{name[unit]} joins the battle at {list(cell)}[/]")
             case ev.UnitTransported(unit, frm, to):
                 console.print(f"  {name[unit]} passes through the portal from {list(frm)} to {list(to)}")
             case ev.LavaSpread(_caster, cells):

@@ -13,8 +13,9 @@ from iwgt.geometry.hexgrid import Hex
 if TYPE_CHECKING:
     from iwgt.games.valkyrx.combat import Attack
 
-UnitStatus = Literal["active", "destroyed", "fled", "left"]
-"""On the table (``active``), or removed: slain, fled below zero morale, or left the field (Elves)."""
+UnitStatus = Literal["active", "reserve", "destroyed", "fled", "left"]
+"""In play (``active``: on the table, or hidden off it), a late troop not yet arrived (``reserve``,
+VX-15-24), or removed: slain, fled below zero morale, or left the field (Elves)."""
 
 Phase = Literal["deploy", "first_mover", "movement", "spells", "combat", "over"]
 
@@ -67,8 +68,18 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        """Whether the unit is still in the game, on the table or hidden off it."""
+        """Whether the unit is still in the game, on the table or hidden off it (not a reserve to come)."""
         return self.status == "active"
+
+    @property
+    def in_reserve(self) -> bool:
+        """A late troop waiting off the table for its turn (VX-15-24); its ``cell`` means nothing yet."""
+        return self.status == "reserve"
+
+    @property
+    def gone(self) -> bool:
+        """Removed from the game for good: destroyed, fled or left (never a reserve still to come)."""
+        return self.status in ("destroyed", "fled", "left")
 
     @property
     def spirit(self) -> float:
@@ -217,6 +228,10 @@ class ValkyrxState:
     def unit(self, uid: int) -> Unit:
         """A unit by id."""
         return self.units[uid]
+
+    def arrives(self, uid: int) -> int | None:
+        """The turn a late troop may join the battle (VX-15-24), None for a unit there from the start."""
+        return self.scenario.arrivals[uid]
 
     def with_unit(self, unit: Unit) -> ValkyrxState:
         """The state with one unit replaced."""
