@@ -1,4 +1,4 @@
-"""The ``iwgt`` command: unit tables, headless simulated battles, and record replays."""
+"""The ``iwgt`` command: the table server, unit tables, headless simulated battles, and record replays."""
 
 from __future__ import annotations
 
@@ -292,6 +292,39 @@ def replay_cmd(file: Annotated[Path, typer.Argument(help="a game record saved wi
         raise _fail(f"the replay ends with {words(got)}, but the record says {words(rec.result)}")
     outcome = "the game is not finished" if res is None else describe_result(res.winner, res.reason)
     console.print(f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; {outcome}")
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="address to listen on; 0.0.0.0 lets other machines join")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    data: Annotated[
+        Path | None, typer.Option(help="folder of the journal (default: your user data folder)")
+    ] = None,
+    open_lobby: Annotated[
+        bool, typer.Option(help="let other machines create, list and delete games (not only join by link)")
+    ] = False,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="another site allowed to open the table's sockets")
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds the bot pauses before each action")] = 0.6,
+) -> None:
+    """Start the table: the touchscreen and virtual table in your browser, with every game saved as played."""
+    import uvicorn
+    from platformdirs import user_data_path
+
+    from iwgt.server.app import MAX_FRAME_BYTES, Settings, create_app
+
+    folder = data if data is not None else user_data_path("iwgt", appauthor=False)
+    settings = Settings(
+        data_dir=folder, open_lobby=open_lobby, allowed_origins=tuple(allow_origin or ()), bot_delay=bot_delay
+    )
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"[bold]The Intelligent Wargames Table[/] is open at [link]http://{shown}:{port}/[/link]")
+    console.print(f"games are saved in {settings.journal_path}; stop with Ctrl+C")
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=MAX_FRAME_BYTES, log_level="warning")
 
 
 def main() -> None:

@@ -1,0 +1,466 @@
+"""The ASGI app: the touchscreen pages, the lobby API and one WebSocket per screen (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from iwgt.core.errors import GameError
+from iwgt.core.protocol import JSON
+from iwgt.server.catalogue import game_cards, game_data
+from iwgt.server.limits import RateLimiter
+from iwgt.server.manager import CreateRequest, TableManager
+from iwgt.server.session import Screen, TableError, TableSession, refuse
+from iwgt.table.adapter import adapter_for
+
+log = logging.getLogger("iwgt.server")
+
+MAX_MESSAGE_BYTES = 16 * 1024
+"""The largest message a screen may send; an action is a few hundred bytes."""
+
+MAX_FRAME_BYTES = 64 * 1024
+"""Frames larger than this close the socket (uvicorn's ``ws_max_size``)."""
+
+HELLO_SECONDS = 10.0
+"""How long a new socket may wait before it says hello."""
+
+SEND_QUEUE = 256
+"""Messages waiting for a slow screen before it is dropped (it reconnects and gets its view back)."""
+
+
+@dataclass(slots=True)
+class Settings:
+    """How the server runs: where its journal lives and what it lets in."""
+
+    data_dir: Path
+    open_lobby: bool = False
+    allowed_origins: tuple[str, ...] = ()
+    bot_delay: float = 0.6
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def journal_path(self) -> Path:
+        """The SQLite journal file."""
+        return self.data_dir / "tables.sqlite3"
+
+
+def web_dir() -> Path:
+    """The folder of the touchscreen's static files."""
+    return Path(str(resources.files("iwgt") / "web"))
+
+
+def _is_local(host: str | None) -> bool:
+    if host is None:
+        return False
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's Origin must be this server itself (or listed); a client that sends none is no browser."""
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
+
+
+class OriginCheck(BaseHTTPMiddleware):
+    """Refuse state-changing requests from another site's pages (cross-site request forgery)."""
+
+    def __init__(self, app: Any, allowed: tuple[str, ...]) -> None:
+        super().__init__(app)
+        self.allowed = allowed
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        """Check the Origin of POST, PUT, PATCH and DELETE."""
+        if request.method in ("POST", "PUT", "PATCH", "DELETE") and not origin_allowed(
+            request.headers.get("origin"), request.headers.get("host"), self.allowed
+        ):
+            return JSONResponse(
+                {"error": "forbidden", "message": "requests from other sites are refused"}, 403
+            )
+        return await call_next(request)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The server's app; its journal opens at startup and every game in play resumes."""
+    manager = TableManager(settings.journal_path, bot_delay=settings.bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        manager.start()
+        try:
+            yield
+        finally:
+            manager.stop()
+
+    app = FastAPI(title="Intelligent Wargames Table", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.manager = manager
+    app.state.settings = settings
+    app.add_middleware(OriginCheck, allowed=settings.allowed_origins)
+    web = web_dir()
+    if web.is_dir():
+        app.mount("/static", StaticFiles(directory=web), name="static")
+
+    def lobby(request: Request) -> None:
+        if not settings.open_lobby and not _is_local(request.client.host if request.client else None):
+            raise HTTPException(403, "the lobby answers only on the table's own machine (see --open-lobby)")
+
+    def table_or_404(table_id: str) -> TableSession:
+        try:
+            return manager.get(table_id)
+        except KeyError:
+            raise HTTPException(404, f"there is no table {table_id!r}") from None
+        except GameError as exc:
+            raise HTTPException(409, exc.message) from None
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        codes = {400: "malformed", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "too_large"}
+        return JSONResponse(
+            {"error": codes.get(exc.status_code, "error"), "message": exc.detail}, exc.status_code
+        )
+
+    def index() -> FileResponse:
+        page = web / "index.html"
+        if not page.is_file():
+            raise HTTPException(404, "the touchscreen pages are not installed")
+        return FileResponse(page, headers={"Cache-Control": "no-store"})
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return index()
+
+    @app.get("/play/{table_id}", include_in_schema=False)
+    async def play(table_id: str) -> FileResponse:
+        return index()
+
+    @app.get("/api/games")
+    async def games() -> list[JSON]:
+        """The game selection cards."""
+        return game_cards()
+
+    @app.get("/api/games/{name}/data")
+    async def data(name: str) -> JSON:
+        """A game's spells, wizards' packs and unit names."""
+        out = game_data(name)
+        if out is None:
+            raise HTTPException(404, f"no data for the game {name!r}")
+        return out
+
+    async def body(request: Request) -> Any:
+        raw = await request.body()
+        if len(raw) > 8 * 1024 * 1024:
+            raise HTTPException(413, "the body is larger than 8 MiB")
+        try:
+            return json.loads(raw)
+        except ValueError as exc:
+            raise HTTPException(400, f"the body is not JSON: {exc}") from None
+
+    def links(request: Request, table: TableSession) -> JSON:
+        base = str(request.base_url).rstrip("/")
+        return manager.links(table, base)
+
+    @app.post("/api/tables", status_code=201)
+    async def create(request: Request) -> JSON:
+        """Create a table (see docs/protocol.md)."""
+        lobby(request)
+        try:
+            req = CreateRequest.parse(await body(request))
+            table = await manager.create(req)
+        except GameError as exc:
+            raise HTTPException(400, exc.message) from None
+        return {"id": table.row.id, "links": links(request, table), "table": table.summary()}
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> list[JSON]:
+        """Saved tables, newest first."""
+        lobby(request)
+        out = []
+        for row in manager.rows():
+            summary = manager.row_summary(row)
+            summary["links"] = manager.links_for_row(row, str(request.base_url).rstrip("/"))
+            out.append(summary)
+        return out
+
+    @app.get("/api/tables/{table_id}")
+    async def one_table(request: Request, table_id: str) -> JSON:
+        """One table's summary and links."""
+        lobby(request)
+        table = table_or_404(table_id)
+        return {**table.summary(), "links": links(request, table)}
+
+    @app.delete("/api/tables/{table_id}", status_code=204)
+    async def delete(request: Request, table_id: str) -> Response:
+        """Delete a table and its journal."""
+        lobby(request)
+        if not await manager.delete(table_id):
+            raise HTTPException(404, f"there is no table {table_id!r}")
+        return Response(status_code=204)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def export(request: Request, table_id: str, token: str | None = None) -> JSONResponse:
+        """The game record; a seat may export only a finished game (it holds every hidden fact)."""
+        table = table_or_404(table_id)
+        if token is not None:
+            if not manager.seats_for(table, token) and not manager.is_table_token(table, token):
+                raise HTTPException(403, "that credential does not belong to this table")
+            if table.status == "playing":
+                raise HTTPException(
+                    403, "the record holds hidden facts: it is exported once the game is over"
+                )
+        else:
+            lobby(request)
+        headers = {"Content-Disposition": f'attachment; filename="{table_id}.json"'}
+        return JSONResponse(table.record().to_json(), headers=headers)
+
+    @app.post("/api/tables/import", status_code=201)
+    async def import_record(request: Request) -> JSON:
+        """Import a record: replayed step by step (digests checked), then playable or finished."""
+        lobby(request)
+        try:
+            table = await manager.import_record(await body(request))
+        except GameError as exc:
+            raise HTTPException(400, exc.message) from None
+        return {"id": table.row.id, "links": links(request, table), "table": table.summary()}
+
+    @app.websocket("/ws/{table_id}")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins
+        ):
+            await websocket.close(code=1008, reason="origin refused")
+            return
+        await websocket.accept()
+        await Connection(websocket, manager, settings).run(table_id)
+
+    return app
+
+
+class Connection:
+    """One screen's socket: hello, then messages authorized against the seats bound at hello."""
+
+    def __init__(self, websocket: WebSocket, manager: TableManager, settings: Settings) -> None:
+        self.ws = websocket
+        self.manager = manager
+        self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+        self.outbox: asyncio.Queue[JSON | None] = asyncio.Queue(maxsize=SEND_QUEUE)
+        self.screen: Screen | None = None
+        self.table: TableSession | None = None
+
+    def send(self, message: JSON) -> None:
+        """Queue a message for this screen; a screen too slow to read is dropped (it will reconnect)."""
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            log.warning("a screen fell %d messages behind; dropping it", SEND_QUEUE)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.get_nowait()
+                self.outbox.put_nowait(None)
+
+    async def _pump(self) -> None:
+        while (message := await self.outbox.get()) is not None:
+            await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        await self.ws.close(code=1013, reason="too slow")
+
+    def error(self, code: str, message: str, msg_id: Any = None, lights: list[JSON] | None = None) -> None:
+        """Send a structured error; nothing changed."""
+        self.send({"type": "error", "id": msg_id, "error": code, "message": message, "lights": lights or []})
+
+    async def run(self, table_id: str) -> None:
+        """Serve the socket until it closes."""
+        pump = asyncio.create_task(self._pump())
+        try:
+            if await self._hello(table_id):
+                await self._serve()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.table is not None and self.screen is not None:
+                self.table.screens.discard(self.screen)
+            self.outbox.put_nowait(None) if not self.outbox.full() else None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 1.0)
+            pump.cancel()
+
+    async def _receive(self) -> Any:
+        raw = await self.ws.receive_text()
+        if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            raise _Refusal("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
+        try:
+            msg = json.loads(raw)
+        except ValueError as exc:
+            raise _Refusal("malformed", f"the message is not JSON: {exc}") from None
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            raise _Refusal("malformed", 'a message is a JSON object with a "type"')
+        return msg
+
+    async def _hello(self, table_id: str) -> bool:
+        try:
+            msg = await asyncio.wait_for(self._receive(), HELLO_SECONDS)
+        except TimeoutError:
+            self.error("unauthorized", "say hello with your credential first")
+            return False
+        except _Refusal as exc:
+            self.error(exc.code, exc.message)
+            return False
+        if msg.get("type") != "hello" or not isinstance(msg.get("token"), str):
+            self.error("unauthorized", 'the first message must be {"type": "hello", "token": "…"}')
+            return False
+        try:
+            table = self.manager.get(table_id)
+        except KeyError:
+            self.error("not_found", f"there is no table {table_id!r}")
+            return False
+        except GameError as exc:
+            self.error(exc.code, exc.message)
+            return False
+        token = msg["token"]
+        seats = self.manager.seats_for(table, token)
+        if not seats and not self.manager.is_table_token(table, token):
+            self.error("unauthorized", "that credential does not open this table")
+            return False
+        self.table = table
+        self.screen = Screen(frozenset(seats), self.send)
+        self.send(
+            {
+                "type": "welcome",
+                "table": table.summary(),
+                "seats": sorted(seats),
+                "names": list(table.game.seat_names),
+            }
+        )
+        table.screens.add(self.screen)
+        self._send_view()
+        return True
+
+    def _send_view(self) -> None:
+        from iwgt.server.views import view_for
+
+        assert self.table is not None and self.screen is not None
+        seat = self.screen.choose_view_seat(self.table.to_move)
+        self.send({**view_for(self.table, seat), "seats": sorted(self.screen.seats)})
+
+    async def _serve(self) -> None:
+        while True:
+            msg_id: Any = None
+            try:
+                msg = await self._receive()
+                msg_id = msg.get("id")
+                if not self.limiter.allow():
+                    raise _Refusal("rate_limited", "too many messages: wait a moment")
+                if msg_id is not None and (not isinstance(msg_id, str) or not 0 < len(msg_id) <= 64):
+                    raise _Refusal("malformed", "'id' must be a string of 1 to 64 characters")
+                await self._dispatch(msg)
+            except _Refusal as exc:
+                self.error(exc.code, exc.message, msg_id, exc.lights)
+            except WebSocketDisconnect:
+                raise
+            except Exception as exc:  # a message must never take the server down or leak a trace
+                err = refuse(exc)
+                if not isinstance(exc, GameError):
+                    log.exception("unexpected failure on a message")
+                self.error(err.code, err.message, msg_id)
+
+    def _seat(self, msg: JSON) -> int:
+        assert self.screen is not None
+        seat = msg.get("seat")
+        if seat is None and len(self.screen.seats) == 1:
+            return next(iter(self.screen.seats))
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise _Refusal("malformed", "'seat' must be your seat number")
+        if seat not in self.screen.seats:
+            raise _Refusal("unauthorized", f"this screen does not hold seat {seat}")
+        return seat
+
+    async def _dispatch(self, msg: JSON) -> None:
+        table, screen = self.table, self.screen
+        assert table is not None and screen is not None
+        kind = msg["type"]
+        if kind == "ping":
+            self.send({"type": "pong"})
+        elif kind == "act":
+            seat = self._seat(msg)
+            action = msg.get("action")
+            try:
+                accepted = await table.act(seat, action, msg.get("id"))
+            except GameError as exc:
+                raise _Refusal(exc.code, exc.message, _illegal_lights(table, seat, action)) from None
+            self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
+            if accepted.repeated:
+                self._send_view()
+            else:
+                table.after_step()
+        elif kind == "die":
+            if not screen.seats:
+                raise _Refusal("unauthorized", "a spectator does not roll the dice")
+            accepted = await table.enter_die(msg.get("face"), msg.get("id"))
+            self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
+            if accepted.repeated:
+                self._send_view()
+            else:
+                table.after_step()
+        elif kind == "select":
+            seat = self._seat(msg)
+            unit = msg.get("unit")
+            if not isinstance(unit, int) or isinstance(unit, bool):
+                raise _Refusal("malformed", "'unit' must be a unit id")
+            out = adapter_for(table.game.name).selection(table.game, table.state, seat, unit)
+            self.send({**out, "id": msg.get("id")})
+        elif kind == "preview":
+            seat = self._seat(msg)
+            action = msg.get("action")
+            if not isinstance(action, dict):
+                raise _Refusal("malformed", "'action' must be an action object")
+            out = adapter_for(table.game.name).preview(table.game, table.state, seat, action)
+            self.send({**out, "id": msg.get("id")})
+        elif kind == "quit":
+            if not screen.seats:
+                raise _Refusal("unauthorized", "a spectator cannot quit the game")
+            await table.quit()
+            self.send({"type": "ack", "id": msg.get("id"), "version": table.version})
+            table.close_screens("the game was quit")
+        elif kind == "hello":
+            raise _Refusal("malformed", "this screen already said hello")
+        else:
+            raise _Refusal("malformed", f"unknown message type {kind!r}")
+
+
+def _illegal_lights(table: TableSession, seat: int, action: Any) -> list[JSON]:
+    """An illegal destination lights red (VX-14-03): the cell the action named, if it is on the board."""
+    if not isinstance(action, dict):
+        return []
+    obs = table.game.observe(table.state, seat)
+    return [light.to_json() for light in adapter_for(table.game.name).refusal_lights(obs, action)]
+
+
+class _Refusal(Exception):
+    def __init__(self, code: str, message: str, lights: list[JSON] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.lights = lights or []
+
+
+__all__ = ["Settings", "TableError", "create_app", "origin_allowed"]

@@ -1,0 +1,310 @@
+"""Every table of the server: created, resumed from the journal, imported, deleted; and their credentials."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import iwgt.games  # noqa: F401  (registers every game)
+from iwgt.core.errors import GameError, MalformedAction, RecordError
+from iwgt.core.protocol import JSON, Seat
+from iwgt.core.record import GameRecord
+from iwgt.core.registry import get_game
+from iwgt.server.journal import Journal, StepRow, TableRow, now
+from iwgt.server.session import TableError, TableSession
+from iwgt.server.writer import JournalWriter
+
+log = logging.getLogger("iwgt.server")
+
+DEFAULT_TIMER_SECONDS = 120.0
+"""Two minutes per player's movement phase (VX-02-07, VX-15-08)."""
+
+MAX_TIMER_SECONDS = 3600.0
+"""The longest movement timer a table may set."""
+
+
+def _choice(data: JSON, key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = data.get(key, default)
+    if value not in allowed:
+        raise MalformedAction(f"'{key}' must be one of {', '.join(allowed)}, got {value!r}")
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateRequest:
+    """A new table as the lobby asks for it, checked field by field."""
+
+    game: str
+    scenario: str | None
+    seats: tuple[str, ...]
+    mode: str
+    dice: str
+    timer_seconds: float
+    seed: int | None
+
+    @classmethod
+    def parse(cls, data: Any, *, need_scenario: bool = True) -> CreateRequest:
+        """Read and check the request body; a bad field is refused by name."""
+        if not isinstance(data, dict):
+            raise MalformedAction("the request must be a JSON object")
+        known = {"game", "scenario", "seats", "mode", "dice", "timer_seconds", "seed", "record"}
+        extra = set(data) - known
+        if extra:
+            raise MalformedAction(f"unknown field(s): {', '.join(sorted(extra))}")
+        game_name = data.get("game", "valkyrx")
+        if not isinstance(game_name, str):
+            raise MalformedAction("'game' must be a game name")
+        try:
+            game = get_game(game_name)
+        except KeyError as exc:
+            raise MalformedAction(str(exc.args[0])) from None
+        scenario = data.get("scenario")
+        if need_scenario:
+            scenario = scenario if scenario is not None else game.scenario_names()[0]
+            if scenario not in game.scenario_names():
+                raise MalformedAction(
+                    f"'scenario' must be one of {', '.join(game.scenario_names())}, got {scenario!r}"
+                )
+        n = len(game.seat_names)
+        seats = data.get("seats", ["human"] * n)
+        if not isinstance(seats, list) or len(seats) != n or any(s not in ("human", "bot") for s in seats):
+            raise MalformedAction(f'\'seats\' must list {n} entries, each "human" or "bot"')
+        timer = data.get("timer_seconds", DEFAULT_TIMER_SECONDS)
+        if (
+            not isinstance(timer, int | float)
+            or isinstance(timer, bool)
+            or not 0 <= timer <= MAX_TIMER_SECONDS
+        ):
+            raise MalformedAction(f"'timer_seconds' must be 0 (no timer) to {MAX_TIMER_SECONDS:.0f}")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise MalformedAction("'seed' must be a whole number of 0 or more")
+        return cls(
+            game=game_name,
+            scenario=scenario,
+            seats=tuple(seats),
+            mode=_choice(data, "mode", ("shared", "remote"), "shared"),
+            dice=_choice(data, "dice", ("table", "physical"), "table"),
+            timer_seconds=float(timer),
+            seed=seed,
+        )
+
+
+class TableManager:
+    """The server's tables: one journal, one writer, one live session per table in play."""
+
+    def __init__(self, journal_path: Path, bot_delay: float = 0.6) -> None:
+        self.journal_path = journal_path
+        self.bot_delay = bot_delay
+        self.journal: Journal | None = None
+        self.writer: JournalWriter | None = None
+        self.sessions: dict[str, TableSession] = {}
+
+    def start(self) -> None:
+        """Open the journal and resume every game still in play (its timer and its bot wake up)."""
+        self.journal = Journal(self.journal_path)
+        self.writer = JournalWriter(self.journal)
+        for row in self.journal.tables():
+            if row.status != "playing":
+                continue
+            try:
+                table = self.get(row.id)
+            except GameError as exc:
+                log.error("table %s could not be resumed: %s", row.id, exc.message)
+                continue
+            table.refresh_timer()
+            table.schedule_bot()
+
+    def stop(self) -> None:
+        """Stop timers and bots, finish the writes and close the journal."""
+        for table in self.sessions.values():
+            table.stop()
+        if self.writer is not None:
+            self.writer.close()
+        if self.journal is not None:
+            self.journal.close()
+
+    def _journal(self) -> Journal:
+        if self.journal is None:
+            raise RuntimeError("the table manager was not started")
+        return self.journal
+
+    def rows(self) -> list[TableRow]:
+        """Every saved table, newest first."""
+        return self._journal().tables()
+
+    def get(self, table_id: str) -> TableSession:
+        """A table's live session, loaded from the journal on first use; KeyError if there is none."""
+        if table_id in self.sessions:
+            return self.sessions[table_id]
+        journal = self._journal()
+        row = journal.table(table_id)
+        if row is None:
+            raise KeyError(table_id)
+        table = TableSession(row, journal, self.writer)
+        table.bot_delay = self.bot_delay
+        table.load(journal.steps(table_id))
+        self.sessions[table_id] = table
+        return table
+
+    async def create(self, req: CreateRequest) -> TableSession:
+        """A new table, journalled before it is returned."""
+        game = get_game(req.game)
+        assert req.scenario is not None
+        scenario = game.load_scenario(req.scenario)
+        row = self._new_row(req, scenario.name, scenario.source, game.rules_version)
+        return await self._open(row, [])
+
+    async def import_record(self, data: Any) -> TableSession:
+        """A table from an exported record: every step replayed and checked before it is journalled."""
+        if not isinstance(data, dict):
+            raise RecordError("the record must be a JSON object")
+        options = {k: data[k] for k in ("seats", "mode", "timer_seconds") if k in data}
+        record = GameRecord.from_json({k: v for k, v in data.items() if k not in options}, "imported record")
+        try:
+            game = get_game(record.game)
+        except KeyError as exc:
+            raise RecordError(str(exc.args[0])) from None
+        req = CreateRequest.parse({"game": record.game, **options}, need_scenario=False)
+        row = self._new_row(
+            req, record.scenario_name, record.scenario_toml, record.rules_version, imported=True
+        )
+        if record.rules_version != game.rules_version:
+            raise RecordError(
+                f"the record was made with {record.game} rules {record.rules_version}, "
+                f"this table runs {game.rules_version}"
+            )
+        steps = [
+            StepRow(i + 1, s.seat, s.action, s.digest, "import" if s.seat < 0 else "player")
+            for i, s in enumerate(record.steps)
+        ]
+        probe = TableSession(row, self._journal())
+        try:
+            probe.load(steps)  # every digest checked before anything is written
+        except TableError as exc:
+            raise RecordError(exc.message.replace(f"table {row.id}: ", "")) from None
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"a recorded step was refused: {exc}") from None
+        status = "over" if probe.game.is_terminal(probe.state) else "playing"
+        res = probe.game.result(probe.state)
+        row = _replace_row(
+            row, status=status, result=None if res is None else {"winner": res.winner, "reason": res.reason}
+        )
+        return await self._open(row, steps)
+
+    def _new_row(
+        self, req: CreateRequest, scen_name: str, scen_toml: str, rules: str, imported: bool = False
+    ) -> TableRow:
+        humans = [i for i, kind in enumerate(req.seats) if kind == "human"]
+        tokens = {
+            "table": secrets.token_urlsafe(24),
+            "seats": [secrets.token_urlsafe(24) if i in humans else None for i in range(len(req.seats))],
+        }
+        # A table's dice are seeded; without a seed asked for, an unguessable one is drawn.
+        seed = req.seed if req.seed is not None else secrets.randbits(63)
+        return TableRow(
+            id="t-" + secrets.token_hex(4),
+            game=req.game,
+            rules_version=rules,
+            scenario_name=scen_name,
+            scenario_toml=scen_toml,
+            seed=None if req.dice == "physical" else seed,
+            secret_seed=secrets.randbits(63),
+            dice=req.dice,
+            mode=req.mode,
+            seats=req.seats,
+            tokens=tokens,
+            timer_seconds=req.timer_seconds,
+            created=now(),
+            status="playing",
+            result=None,
+        )
+
+    async def _open(self, row: TableRow, steps: list[StepRow]) -> TableSession:
+        journal = self._journal()
+        table = TableSession(row, journal, self.writer)
+        table.bot_delay = self.bot_delay
+        table.load(steps)
+        opening = table.opening_steps() if not steps else []
+        all_steps = steps + opening
+        if self.writer is not None:
+            await self.writer.write(lambda j: j.create_table(row, all_steps))
+        else:
+            journal.create_table(row, all_steps)
+        self.sessions[row.id] = table
+        table.refresh_timer()
+        table.schedule_bot()
+        return table
+
+    async def delete(self, table_id: str) -> bool:
+        """Delete a table: its screens are told, its timer and bot stop, its journal rows go."""
+        table = self.sessions.pop(table_id, None)
+        if table is not None:
+            table.stop()
+            table.close_screens("the table was deleted")
+        if self.writer is not None:
+            return bool(await self.writer.write(lambda j: j.delete_table(table_id)))
+        return self._journal().delete_table(table_id)
+
+    # -- credentials ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def seats_for(table: TableSession, token: str) -> set[Seat]:
+        """The seats a credential holds: one seat's, or every human seat for the table credential."""
+        tokens = table.row.tokens
+        if hmac.compare_digest(token.encode(), str(tokens["table"]).encode()):
+            return {i for i, kind in enumerate(table.row.seats) if kind == "human"}
+        return {
+            i
+            for i, t in enumerate(tokens["seats"])
+            if t is not None and hmac.compare_digest(token.encode(), t.encode())
+        }
+
+    @staticmethod
+    def is_table_token(table: TableSession, token: str) -> bool:
+        """Whether it is the shared touchscreen's credential (which may watch a game of two bots)."""
+        return hmac.compare_digest(token.encode(), str(table.row.tokens["table"]).encode())
+
+    @staticmethod
+    def links_for_row(row: TableRow, base: str) -> JSON:
+        """The shared touchscreen's link and each human seat's invitation link."""
+        return {
+            "table": f"{base}/play/{row.id}#token={row.tokens['table']}",
+            "seats": [None if t is None else f"{base}/play/{row.id}#token={t}" for t in row.tokens["seats"]],
+        }
+
+    def links(self, table: TableSession, base: str) -> JSON:
+        """Links of a live table."""
+        return self.links_for_row(table.row, base)
+
+    def row_summary(self, row: TableRow) -> JSON:
+        """A saved table's summary without loading it (the live session's if it is loaded)."""
+        if row.id in self.sessions:
+            return self.sessions[row.id].summary()
+        game = get_game(row.game) if row.game else None
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": game.title if game else row.game,
+            "scenario": row.scenario_name,
+            "created": row.created,
+            "status": row.status,
+            "turn": None,
+            "seats": list(row.seats),
+            "seat_names": list(game.seat_names) if game else [],
+            "mode": row.mode,
+            "dice": row.dice,
+            "timer_seconds": row.timer_seconds,
+            "steps": self._journal().step_count(row.id),
+            "result": row.result,
+        }
+
+
+def _replace_row(row: TableRow, **changes: Any) -> TableRow:
+    from dataclasses import replace
+
+    return replace(row, **changes)
