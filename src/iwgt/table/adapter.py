@@ -1,0 +1,93 @@
+"""The table adapter: what one game's table shows, as pure functions the server calls for every seat.
+
+An adapter turns a seat's observation and the events it may see into lights, cards and the health-bar
+report, and asks the game (``legal_actions``, ``apply``) for a seat's options, a picked-up unit's
+destinations and the preview of an action. It does no I/O, reads no clock and draws no random numbers, so
+a view is a function of the journal. Adapters are registered by game name and built lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from iwgt.core.protocol import JSON, Game, Seat
+from iwgt.table.lights import Light
+
+AnyGame = Game[Any, Any]
+"""Any game of the platform; each adapter checks the state is its own."""
+
+
+class TableAdapter(Protocol):
+    """One game's table: lights, options, selections, previews, the report and the character cards."""
+
+    def lights(
+        self,
+        observation: JSON,
+        events: Sequence[JSON],
+        seat: Seat | None,
+        *,
+        movable: Sequence[int] = (),
+    ) -> list[Light]:
+        """Standing lights of the observation plus the transient lights of the last step's events.
+
+        ``events`` are ``Event.to_json()`` dicts already filtered for the seat; ``movable`` are the units
+        lit for the seat's move (``options(...)["movable"]``). Never reads the state.
+        """
+        ...
+
+    def options(self, game: AnyGame, state: Any, seat: Seat) -> JSON:
+        """``{"movable": [unit ids], "actions": [every other legal action as JSON]}`` for the seat now."""
+        ...
+
+    def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
+        """A picked-up unit's legal destinations, their lights, and the expected casualties of its attacks."""
+        ...
+
+    def preview(self, game: AnyGame, state: Any, seat: Seat, action: JSON) -> JSON:
+        """Whether the action is legal now (and why not), and its expected casualties where it has any."""
+        ...
+
+    def refusal_lights(self, observation: JSON, action: JSON) -> list[Light]:
+        """The red light of a refused action's destination cell (VX-14-03), if it names one on the board."""
+        ...
+
+    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+        """The health-bar report after a combat phase, from the events the seat sees; else None."""
+        ...
+
+    def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:
+        """The character cards the seat's touchscreen shows."""
+        ...
+
+
+def _valkyrx() -> TableAdapter:
+    from iwgt.table.valkyrx import ValkyrxAdapter  # lazily: a server for one game loads no other
+
+    return ValkyrxAdapter()
+
+
+_FACTORIES: dict[str, Callable[[], TableAdapter]] = {"valkyrx": _valkyrx}
+_BUILT: dict[str, TableAdapter] = {}
+
+
+def register_adapter(game_name: str, factory: Callable[[], TableAdapter]) -> None:
+    """Register (or replace) the factory of a game's table adapter."""
+    _FACTORIES[game_name] = factory
+    _BUILT.pop(game_name, None)
+
+
+def adapter_names() -> list[str]:
+    """The games that have a table adapter."""
+    return sorted(_FACTORIES)
+
+
+def adapter_for(game_name: str) -> TableAdapter:
+    """The table adapter of a game, built once; an unknown game raises LookupError naming the known ones."""
+    if game_name not in _BUILT:
+        factory = _FACTORIES.get(game_name)
+        if factory is None:
+            known = ", ".join(adapter_names()) or "none"
+            raise LookupError(f"no table adapter for the game {game_name!r} (adapters: {known})")
+        _BUILT[game_name] = factory()
+    return _BUILT[game_name]

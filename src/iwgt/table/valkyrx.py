@@ -1,0 +1,469 @@
+"""Days of the Valkyrx at the table: section 14's lights, the cards of VX-15-07 and the report of VX-15-22.
+
+Decisions (for docs/rules/valkyrx.md, section 14):
+
+- **Only the seat's view.** ``lights``, ``report`` and ``cards`` read the seat's observation and the events it
+  may see, never the state. A unit whose observation is ``hidden`` never lights, not even for its owner: its
+  piece is off the table, and a lit cell on a shared table would show every onlooker where it lurks
+  (VX-12-06). A light needs a cell the observation gives; cells off the board never light.
+- **Deployment** (VX-14-01): the deploying seat's zone, while that seat deploys.
+- **Movable** (VX-14-02): the units ``options`` lists, on the seat's turn.
+- **Morale** (VX-14-08, VX-14-09): every unit on the table at Weakened (yellow) or Critical (orange).
+- **Enchanted** (VX-14-12): the units of every spell listed in force, in the shade of the caster's side; a
+  spell cast for the following turns (Command, Speed) lights from its casting. The plague's first carrier
+  is never among them (the engine lists no unit for Plague). **Command** (VX-SP-COMMAND-4): a unit whose
+  commander is not its owner lights in its commander's team colour.
+- **Lava** (VX-14-13) flickers on the cells covered this turn; **a portal** (VX-14-15) pulses from its
+  casting until it has carried its three units or runs out.
+- **Combat** (VX-14-04 to VX-14-07): missile fire flashes green on the firer and red on its target for
+  ``COMBAT_MS``; units in close combat alternate green and red, for ``COMBAT_MS`` when they fight, and until
+  the next view when contact is made (a deferred contact, which fights only next turn, does not light). The
+  verdict (won green, lost red) and removals follow after ``COMBAT_MS`` and stay until the next view.
+- **Removals** (VX-14-10): every unit removed (slain, fled, gone) flashes red at its last cell until the next
+  view: its piece must come off the table. A hardware bridge may keep it lit until the piece is lifted.
+- **Spell wave** (VX-14-11): from the wizard's cell, ring k lights at ``k * WAVE_RING_MS`` for
+  ``WAVE_MS``, out to the spell's range. A "local" spell (Shield) lights the wizard's cell alone; an "all"
+  spell (Armageddon) runs out to the farthest cell of the board. Spells hurting units flash them red.
+- **Selection**: one light per destination cell, charge (amber) before walk (green) before flight (sky);
+  the picked-up unit blue, and each enemy with a forecast amber (``preview``).
+- **Forecasts** (``iwgt.games.valkyrx.forecast``): per enemy, the largest expected casualties over the
+  unit's contact destinations (charge or walk, not a deferred contact), and its volley from where it stands;
+  ``share`` is of the target's starting strength, as the health bar counts. A cast's ``attacker_losses`` are
+  the expected casualties of friends it reaches (Earthquake), None for a spell that spares them; its price
+  to the wizard is given apart as ``cost``.
+- **Report** (VX-15-22): each army's strength is the points-weighted share of starting strength of all its
+  units (removed ones at zero), from the ``CombatReport`` lines the seat sees. A character counts its points
+  times its remaining share, as a body unit does. A hidden unit counts at the strength its line gives: the
+  engine makes every unit's strength public (the line and the observation carry it, never a hidden cell),
+  so the totals reveal nothing the lines do not. Raised dead may lift a share above 1.
+- **Cards** (VX-15-07): every character; a yellow border when weakened (VX-15-15), orange when critical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from iwgt.core.errors import GameError
+from iwgt.core.protocol import JSON, Seat
+from iwgt.games.valkyrx.actions import Action, CastSpell, Move
+from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.forecast import Forecast, melee_forecast, missile_forecast, spell_forecast
+from iwgt.games.valkyrx.game import ValkyrxGame
+from iwgt.games.valkyrx.movement import destinations, is_ground
+from iwgt.games.valkyrx.scenario import SIDES
+from iwgt.games.valkyrx.spellbook import spells
+from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.games.valkyrx.units import unit_types
+from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, offset_to_hex, ring
+from iwgt.table.adapter import AnyGame
+from iwgt.table.lights import PALETTE, Cell, Light, colour, on_board, ordered
+
+COMBAT_MS: Final = 3000
+"""How long the combat animation (fire, melee) runs before the verdict and the removals show."""
+ILLEGAL_MS: Final = 2000
+"""An illegal destination stays red this long (VX-14-03)."""
+WAVE_RING_MS: Final = 150
+"""A spell's wave reaches one ring further every this many milliseconds (VX-14-11)."""
+WAVE_MS: Final = 600
+"""How long each ring of a spell's wave stays lit."""
+
+_BORDERS: Final = {"Weakened": "yellow", "Critical": "orange"}
+_LEVEL_LIGHTS: Final = {"Weakened": "weakened", "Critical": "critical"}
+_MOVE_RANK: Final = {"charge": 0, "destination": 1, "fly": 2}  # one light per destination cell
+
+
+def _cell(value: Any) -> Cell | None:
+    """An odd-r cell from JSON, or None for anything else (a hidden unit's null cell)."""
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (value[0], value[1])
+    return None
+
+
+def _num(x: float) -> float:
+    return float(round(x, 3))
+
+
+def _state(state: Any) -> ValkyrxState:
+    if not isinstance(state, ValkyrxState):
+        raise TypeError(f"the Days of the Valkyrx table needs a Valkyrx state, got {type(state).__name__}")
+    return state
+
+
+def _move_kind(move: Move) -> str:
+    if move.pray:
+        return "pray"
+    if move.charge:
+        return "charge"
+    return "fly" if move.airborne else "walk"
+
+
+class _Lighter:
+    """Collects one view's lights, keeping only cells on the board and units the observation places."""
+
+    def __init__(self, observation: JSON, palette: Mapping[str, str]) -> None:
+        board = observation["board"]
+        self.width, self.height = int(board["width"]), int(board["height"])
+        self.units: dict[int, JSON] = {u["id"]: u for u in observation["units"]}
+        self.palette = palette
+        self.out: list[Light] = []
+
+    def add(
+        self,
+        cell: Cell | None,
+        effect: str,
+        pattern: str,
+        *,
+        side: int | None = None,
+        key: str | None = None,
+        delay: int = 0,
+        duration: int | None = None,
+    ) -> None:
+        if cell is None or not on_board(cell, self.width, self.height):
+            return
+        hue = colour(key or effect, self.palette, side)
+        self.out.append(Light(cell, effect, hue, pattern, delay, duration))
+
+    def unit_cell(self, uid: Any, *, active: bool = False) -> Cell | None:
+        """Where a unit may light: a cell the observation gives, never a hidden unit's."""
+        u = self.units.get(uid) if isinstance(uid, int) else None
+        if u is None or u.get("hidden") or (active and u.get("status") != "active"):
+            return None
+        return _cell(u.get("cell"))
+
+    def melee(self, uid: Any, duration: int | None) -> None:
+        cell = self.unit_cell(uid)
+        self.add(cell, "melee", "alternate", duration=duration)
+        self.add(cell, "melee", "alternate", key="melee_alt", duration=duration)
+
+
+class ValkyrxAdapter:
+    """The table adapter of Days of the Valkyrx; ``palette`` remaps the colours for a physical table."""
+
+    def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
+        self.palette = palette
+
+    # ---------------------------------------------------------------------------------------- lights
+
+    def lights(
+        self,
+        observation: JSON,
+        events: Sequence[JSON],
+        seat: Seat | None,
+        *,
+        movable: Sequence[int] = (),
+    ) -> list[Light]:
+        """Standing lights of the observation plus the transient lights of the last step's visible events."""
+        lit = _Lighter(observation, self.palette)
+        self._standing(lit, observation, seat, movable)
+        self._transient(lit, observation, events)
+        return ordered(lit.out)
+
+    def _standing(self, lit: _Lighter, obs: JSON, seat: Seat | None, movable: Sequence[int]) -> None:
+        if obs.get("phase") == "deploy" and seat is not None and obs.get("to_move") == seat:
+            for c in obs.get("deployment", []):
+                lit.add(_cell(c), "deploy", "steady")  # VX-14-01
+        table = spells()
+        for e in obs.get("spells_in_force", []):
+            if e["spell"] == "transportation" and e["used"] < (table["transportation"].carries or 0):
+                for c in e["cells"]:
+                    lit.add(_cell(c), "portal", "pulse")  # VX-14-15
+        for c in obs.get("lava", []):
+            lit.add(_cell(c), "lava", "flicker")  # VX-14-13
+        for uid in movable:
+            lit.add(lit.unit_cell(uid, active=True), "movable", "steady")  # VX-14-02
+        for u in lit.units.values():
+            cell = lit.unit_cell(u["id"], active=True)
+            if cell is not None and u["commander"] != u["owner"]:
+                lit.add(cell, "command", "steady", side=u["commander"])  # VX-SP-COMMAND-4
+        for e in obs.get("spells_in_force", []):
+            for uid in e["units"]:
+                lit.add(lit.unit_cell(uid, active=True), "enchanted", "steady", side=e["side"])  # VX-14-12
+        for u in lit.units.values():
+            effect = _LEVEL_LIGHTS.get(u.get("level", ""))
+            if effect is not None:
+                lit.add(lit.unit_cell(u["id"], active=True), effect, "steady")  # VX-14-08, VX-14-09
+
+    def _transient(self, lit: _Lighter, obs: JSON, events: Sequence[JSON]) -> None:
+        fought = any(ev.get("event") == "AttackResolved" for ev in events)
+        after = COMBAT_MS if fought else 0
+        lava = {_cell(c) for c in obs.get("lava", [])}
+        for ev in events:
+            match ev.get("event"):
+                case "AttackResolved" if ev.get("mode") == "missile":
+                    lit.add(lit.unit_cell(ev["attacker"]), "firing", "flash", duration=COMBAT_MS)  # VX-14-04
+                    lit.add(
+                        lit.unit_cell(ev["target"]), "under_fire", "flash", duration=COMBAT_MS
+                    )  # VX-14-05
+                case "AttackResolved":
+                    lit.melee(ev["attacker"], COMBAT_MS)  # VX-14-06
+                    lit.melee(ev["target"], COMBAT_MS)
+                case "ContactMade" if not ev.get("deferred"):
+                    lit.melee(ev["a"], None)
+                    lit.melee(ev["b"], None)
+                case "CloseCombatOutcome":  # VX-14-07
+                    lit.add(lit.unit_cell(ev["winner"]), "won", "steady", delay=after)
+                    lit.add(lit.unit_cell(ev["loser"]), "lost", "steady", delay=after)
+                case "UnitRemoved":  # VX-14-10: its last cell, until the next view
+                    lit.add(lit.unit_cell(ev["unit"]), "destroyed", "flash", delay=after)
+                case "SpellCast":  # VX-14-11
+                    self._wave(lit, ev)
+                case "SpellCasualties" if ev.get("casualties", 0) > 0:
+                    lit.add(lit.unit_cell(ev["unit"]), "under_fire", "flash", duration=COMBAT_MS)
+                case "LavaSpread":
+                    for c in ev.get("cells", []):
+                        if _cell(c) not in lava:
+                            lit.add(_cell(c), "lava", "flicker")
+                case _:
+                    pass
+
+    def _wave(self, lit: _Lighter, ev: JSON) -> None:
+        """A spell's range, ring by ring from the wizard's cell: cells, never the units in them."""
+        start = lit.unit_cell(ev["unit"])
+        if start is None:
+            return
+        spell = spells().get(ev.get("spell", ""))
+        reach: int | None = spell.reach() if spell is not None else ev.get("range")
+        centre = offset_to_hex(*start)
+        if reach is None:  # "all": the whole battlefield
+            reach = max(
+                distance(centre, offset_to_hex(c, r)) for c in range(lit.width) for r in range(lit.height)
+            )
+        for k in range(reach + 1):
+            for h in ring(centre, k):
+                lit.add(hex_to_offset(h), "spell_wave", "wave", delay=k * WAVE_RING_MS, duration=WAVE_MS)
+
+    def refusal_lights(self, observation: JSON, action: JSON) -> list[Light]:
+        """The destination of a refused placement, move, journey or worm order, lit red (VX-14-03)."""
+        lit = _Lighter(observation, self.palette)
+        for key in ("to", "at", "target"):
+            lit.add(_cell(action.get(key)), "illegal", "steady", duration=ILLEGAL_MS)
+        return lit.out
+
+    # ------------------------------------------------------------------------ options and selection
+
+    def options(self, game: AnyGame, state: Any, seat: Seat) -> JSON:
+        """The units with a legal move (lit, VX-14-02) and every other legal action, from one call."""
+        movable: dict[int, None] = {}  # a dict keeps the engine's order and drops repeats
+        actions: list[JSON] = []
+        for a in game.legal_actions(state, seat):
+            if isinstance(a, Move):
+                movable.setdefault(a.unit)
+            else:
+                actions.append(game.action_to_json(a))
+        return {"movable": list(movable), "actions": actions}
+
+    def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
+        """A picked-up unit's legal moves and lights, and the expected casualties of its possible attacks."""
+        st = _state(state)
+        out: JSON = {"type": "selection", "unit": unit_id, "moves": [], "lights": [], "previews": []}
+        moves = [a for a in game.legal_actions(st, seat) if isinstance(a, Move) and a.unit == unit_id]
+        if not moves:
+            return out  # not the seat's to move now, or no such unit: nothing lights
+        unit = st.units[unit_id]
+        lights: dict[Hex, str] = {}
+        for m in moves:
+            effect = "charge" if m.charge else "fly" if m.airborne else "destination"
+            if m.to not in lights or _MOVE_RANK[effect] < _MOVE_RANK[lights[m.to]]:
+                lights[m.to] = effect
+        out["moves"] = [
+            {"to": list(hex_to_offset(m.to)), "kind": _move_kind(m), "action": game.action_to_json(m)}
+            for m in moves
+        ]
+        best = self._selection_forecasts(st, unit_id, moves)
+        lit = [Light(hex_to_offset(unit.cell), "selected", colour("selected", self.palette), "steady")]
+        lit += [Light(hex_to_offset(c), e, colour(e, self.palette), "steady") for c, e in lights.items()]
+        lit += [
+            Light(hex_to_offset(f.cell), "preview", colour("preview", self.palette), "steady") for f in best
+        ]
+        out["lights"] = [x.to_json() for x in ordered(lit)]
+        out["previews"] = [
+            {"target": f.target, "cell": list(hex_to_offset(f.cell)), "expected": _expected_one(f)}
+            for f in best
+        ]
+        return out
+
+    def _selection_forecasts(self, st: ValkyrxState, unit_id: int, moves: Sequence[Move]) -> list[Forecast]:
+        """Per visible enemy, the heaviest expected blow among the unit's contact moves and its volley."""
+        unit = st.units[unit_id]
+        occ = st.occupancy()  # units on the table only: a hidden unit is never a target
+        foes = {
+            n
+            for u in occ.values()
+            if u.commander != unit.commander and is_ground(u)
+            for n in neighbours(u.cell)
+        }
+        ground = {(m.to, m.charge) for m in moves if not m.airborne and m.to in foes}
+        dests = destinations(st, unit, occ) if ground else None
+        found: list[Forecast] = []
+        for to, charge in sorted(ground, key=lambda x: (st.scenario.board.index[x[0]], x[1])):
+            assert dests is not None
+            cost = (dests.charge if charge else dests.walk).get(to)
+            found += melee_forecast(st, unit_id, to, charge=charge, cost=cost)
+        found += missile_forecast(st, unit_id)
+        best: dict[int, Forecast] = {}
+        for f in found:
+            if f.target not in best or f.casualties > best[f.target].casualties:
+                best[f.target] = f
+        return [best[k] for k in sorted(best)]
+
+    # --------------------------------------------------------------------------------------- preview
+
+    def preview(self, game: AnyGame, state: Any, seat: Seat, action: JSON) -> JSON:
+        """Legality by trying the action on the state (a value: nothing changes, no event leaves)."""
+        st = _state(state)
+        out: JSON = {"type": "preview", "legal": False, "reason": None, "expected": None}
+        try:
+            parsed: Action = game.action_from_json(action)
+        except GameError as exc:
+            out["reason"] = exc.message
+            return out
+        if game.to_move(st) != seat:
+            out["reason"] = "it is not your turn to act"
+            return out
+        try:
+            game.apply(st, parsed)  # the trial's state and events are dropped here
+        except GameError as exc:
+            out["reason"] = exc.message
+            return out
+        out["legal"] = True
+        out["expected"] = self._expected(st, parsed)
+        return out
+
+    def _expected(self, st: ValkyrxState, action: Action) -> JSON | None:
+        match action:
+            case Move(unit, to, charge, False, _):
+                found = melee_forecast(st, unit, to, charge=charge)
+                return _expected_many(found, sum(f.attacker_losses or 0.0 for f in found)) if found else None
+            case CastSpell(unit, spell, target) if spells()[spell].damage is not None:
+                side = st.units[unit].commander
+                found = spell_forecast(st, unit, spell, target)
+                foes = [f for f in found if st.units[f.target].commander != side]
+                friends = [f for f in found if st.units[f.target].commander == side]
+                spares = spells()[spell].affects != "all"
+                out = _expected_many(foes, None if spares else sum(f.casualties for f in friends))
+                out["friends"] = [_target_json(f) for f in friends]
+                out["cost"] = rules_config().magic.cast_cost
+                return out
+        return None
+
+    # ---------------------------------------------------------------------------------------- report
+
+    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+        """The health-bar report of both armies when the events hold the combat round's report."""
+        reports = [ev for ev in events if ev.get("event") == "CombatReport"]
+        if not reports:
+            return None
+        rep = reports[-1]
+        types = unit_types()
+        units = {u["id"]: u for u in observation["units"]}
+        rows: list[JSON] = []
+        start = [0.0] * len(SIDES)
+        now = [0.0] * len(SIDES)
+        lost = [0.0] * len(SIDES)
+        for line in rep["lines"]:
+            seat = SIDES.index(line["side"])
+            obs = units.get(line["unit"])
+            points = float(types[obs["type"]].points) if obs is not None else 0.0
+            share = line["strength"] / line["start"]
+            start[seat] += points
+            now[seat] += points * share
+            lost[seat] += points * line["casualties"] / line["start"]
+            rows.append(
+                {
+                    "unit": line["unit"],
+                    "name": line["name"],
+                    "side": line["side"],
+                    "seat": seat,
+                    "points": points,
+                    "strength": line["strength"],
+                    "start": line["start"],
+                    "share": _num(share),
+                    "casualties": line["casualties"],
+                    "level": line["level"],
+                    "status": line["status"],
+                    "infected": bool(line.get("infected", False)),
+                }
+            )
+        armies = [
+            {
+                "seat": s,
+                "side": SIDES[s],
+                "name": ValkyrxGame.seat_names[s],
+                "points": _num(now[s]),
+                "start_points": _num(start[s]),
+                "share": _num(now[s] / start[s]) if start[s] > 0 else 0.0,
+                "lost_this_turn": _num(lost[s] / start[s]) if start[s] > 0 else 0.0,
+            }
+            for s in range(len(SIDES))
+        ]
+        return {"type": "report", "turn": rep["turn"], "armies": armies, "units": rows}
+
+    # ----------------------------------------------------------------------------------------- cards
+
+    def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:
+        """The character cards (VX-15-07) from the seat's observation: nothing it may not see."""
+        types = unit_types()
+        worm_limit = rules_config().stealth.worm_surface_turns
+        out: list[JSON] = []
+        for u in observation["units"]:
+            t = types[u["type"]]
+            if not t.is_character:
+                continue
+            active = u["status"] == "active"
+            card: JSON = {
+                "unit": u["id"],
+                "type": u["type"],
+                "name": u["name"],
+                "side": SIDES[u["owner"]],
+                "owner": u["owner"],
+                "commander": u["commander"],
+                "mine": seat is not None and u["owner"] == seat,
+                "strength": u["strength"],
+                "share": _num(u["strength"] / u["start"]),
+                "level": u["level"],
+                "status": u["status"],
+                "border": _BORDERS.get(u["level"]) if active else None,  # VX-15-15
+            }
+            if t.has("flyer"):
+                card["flying"] = bool(u["airborne"])  # VX-15-09, VX-15-10: red wings aloft
+            if t.has("stealth"):
+                card["stealth"] = "hidden" if u["hidden"] else "visible"  # VX-15-16, VX-15-17
+                if "quarry" in u:
+                    card["quarry"] = u["quarry"]  # her owner's observation only (VX-12-05)
+            if t.has("burrower"):
+                card["worm"] = "underground" if u["hidden"] else "surface"  # VX-15-19, VX-15-20
+                card["surface_moves_left"] = max(0, worm_limit - int(u.get("surface_turns", 0)))
+            if t.has("wizard"):
+                card["spells_left"] = u.get("spells_left", 0)
+                if "spells" in u:
+                    card["spells"] = list(u["spells"])  # held spells: the owner's secret
+            out.append(card)
+        return out
+
+
+def _target_json(f: Forecast) -> JSON:
+    return {"target": f.target, "cell": list(hex_to_offset(f.cell)), **_expected_one(f)}
+
+
+def _expected_one(f: Forecast) -> JSON:
+    losses = None if f.attacker_losses is None else _num(f.attacker_losses)
+    return {"casualties": _num(f.casualties), "share": _num(f.share), "attacker_losses": losses}
+
+
+def _expected_many(found: Sequence[Forecast], losses: float | None) -> JSON:
+    """Totals over several targets: ``share`` weighted by each target's points, as the report weighs."""
+    types = unit_types()
+    weights = [float(types[f.type_id].points) for f in found]
+    total = sum(weights)
+    share = sum(w * f.share for w, f in zip(weights, found, strict=True)) / total if total > 0 else 0.0
+    return {
+        "casualties": _num(sum(f.casualties for f in found)),
+        "share": _num(share),
+        "attacker_losses": None if losses is None else _num(losses),
+        "targets": [_target_json(f) for f in found],
+    }
