@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean browser
+
+CHROMIUM ?= /usr/bin/chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +15,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/iwgt simulate valkyrx --scenario skirmish --seed 7
+	$(BIN)/iwgt serve
+
+# The browser tests drive Debian's Chromium with Playwright (never a downloaded browser).
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -21,7 +31,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint
+test: lint browser
 	$(BIN)/pytest
 
 bench: $(STAMP)
