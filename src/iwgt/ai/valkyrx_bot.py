@@ -1,5 +1,6 @@
 """A simple, deterministic Days of the Valkyrx bot: advance, charge when it pays, keep missiles at range,
-cast the spell that pays best, and send the Grima and the Sand Worm after the enemy unseen.
+cast the spell that pays best, send the Grima and the Sand Worm after the enemy unseen, and bring its late
+troops on as soon as they may arrive (VX-15-24).
 
 The bot learns about the battle only through ``observe``, exactly as a player does: a hidden enemy (the
 Grima off the table, the Sand Worm underground) has no cell there and is ignored, and the enemy wizards'
@@ -18,6 +19,7 @@ from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valkyrx.actions import (
     Action,
+    AddTroops,
     CastSpell,
     ChooseSpells,
     Conceal,
@@ -109,6 +111,10 @@ class HeuristicBot:
             journey = _best_transport(obs, self.game.legal_actions(state, seat), seat)
             if journey is not None:
                 return journey
+        if _late_troops_due(obs, seat):  # last, once the units in front have cleared the entry cells
+            arrival = best_arrival(obs, self.game.legal_actions(state, seat), seat)
+            if arrival is not None:
+                return arrival
         return EndPhase()
 
     def _make_plan(self, obs: JSON, legal: Sequence[Action], seat: Seat) -> list[Action]:
@@ -195,7 +201,7 @@ def _scene(obs: JSON, seat: Seat) -> _Scene:
     turn = obs["turn"]
     # Spells still to run out, including those that start next turn (a waiting Armageddon, a Command).
     in_force = tuple(e for e in obs["spells_in_force"] if e["last"] >= turn)
-    own = [u for u in obs["units"] if u["owner"] == seat and u["status"] == "active"]
+    own = [u for u in obs["units"] if u["owner"] == seat and u["status"] in ("active", "reserve")]
     return _Scene(
         turn=turn,
         turn_limit=obs["turn_limit"],
@@ -209,7 +215,7 @@ def _scene(obs: JSON, seat: Seat) -> _Scene:
         ),
         in_force=in_force,
         wizards={u["id"]: u for u in own if "spells" in u},
-        # Our own hidden units count too: we know they are there.
+        # Our own hidden units count too: we know they are there; so do our late troops still to come.
         army_value=sum(unit_types()[u["type"]].points * u["strength"] / u["start"] for u in own),
     )
 
@@ -249,9 +255,10 @@ def _lava_danger(obs: JSON) -> frozenset[Hex]:
 def _arm(obs: JSON, seat: Seat) -> Action:
     """Give each unarmed wizard of ours his spells, one per call; then confirm the deployment."""
     types = unit_types()
-    enemy_kinds = [types[u["type"]] for u in obs["units"] if u["owner"] != seat and u["status"] == "active"]
+    present = ("active", "reserve")  # late troops are known to both sides beforehand (VX-15-24)
+    enemy_kinds = [types[u["type"]] for u in obs["units"] if u["owner"] != seat and u["status"] in present]
     for u in obs["units"]:
-        if u["owner"] == seat and u["status"] == "active" and "spells" in u and not u["spells"]:
+        if u["owner"] == seat and u["status"] in present and "spells" in u and not u["spells"]:
             return ChooseSpells(u["id"], choose_pack(types[u["type"]], enemy_kinds))
     return ConfirmDeployment()
 
@@ -524,6 +531,44 @@ def _best_transport(obs: JSON, legal: Sequence[Action], seat: Seat) -> Transport
     return min(
         (a for a in journeys if a.unit == first), key=lambda a: (distance(a.to, prize.cell), a.to.r, a.to.q)
     )
+
+
+# --- late troops -------------------------------------------------------------------------------------
+
+
+def _late_troops_due(obs: JSON, seat: Seat) -> bool:
+    """Whether a late troop of ours may come on this turn (the observation says so; no legal-action scan)."""
+    turn = obs["turn"]
+    return any(
+        u["owner"] == seat and u["status"] == "reserve" and u["arrives"] is not None and u["arrives"] <= turn
+        for u in obs["units"]
+    )
+
+
+def best_arrival(obs: JSON, legal: Sequence[Action], seat: Seat) -> AddTroops | None:
+    """Bring on the first waiting late troop (by id) as soon as it may arrive (VX-15-24).
+
+    A fighting unit comes on at the entry cell nearest the enemy; a missile unit, a wizard or a leader at
+    the one nearest a friend, to stand behind the line. Never into the lava about to spread, nor the
+    quicksand if there is any other cell; ties go to board order (row, then column).
+    """
+    arrivals = [a for a in legal if isinstance(a, AddTroops)]
+    if not arrivals:
+        return None
+    sc = _scene(obs, seat)
+    first = min(a.unit for a in arrivals)
+    kind = unit_types()[next(u["type"] for u in obs["units"] if u["id"] == first)]
+    danger = _lava_danger(obs)
+    mire = {_cell_of(t["cell"]) for t in obs["board"]["terrain"] if t["kind"] == "quicksand"}
+    support = kind.range > 1 or kind.has("wizard") or kind.has("supreme_leader")
+    anchors = sc.friends if support and sc.friends else sc.enemies or sc.friends
+
+    def key(a: AddTroops) -> tuple[bool, bool, int, int, int]:
+        near = min((distance(a.to, u.cell) for u in anchors), default=0)
+        row, col = a.to.r, a.to.q
+        return (a.to in danger, a.to in mire, near, row, col)
+
+    return min((a for a in arrivals if a.unit == first), key=key)
 
 
 # --- the Grima and the Sand Worm ----------------------------------------------------------------------
