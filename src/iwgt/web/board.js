@@ -1,0 +1,316 @@
+// The virtual table: an SVG hex board (pointy-top, odd-r offset cells [col, row]), its terrain, the units as
+// counters, and the lights the server sends, drawn with CSS animations. The board computes no lights itself;
+// it reports taps, pick-ups and set-downs of counters to its owner.
+
+import { s } from "./dom.js";
+import { traitsOf } from "./api.js";
+
+const SIZE = 50; // centre to corner, in SVG units
+const W = Math.sqrt(3) * SIZE; // flat side to flat side
+const MARGIN = 8;
+const DRAG_START_PX = 8;
+
+export const TERRAIN = {
+  open: "Open ground",
+  difficult: "Difficult ground",
+  impassable: "Impassable",
+  quicksand: "Quicksand",
+  temple: "Temple",
+};
+
+export const key = (cell) => `${cell[0]},${cell[1]}`;
+
+/** The centre of an odd-r offset cell (odd rows are shoved half a cell right). */
+export function centre(col, row) {
+  return [MARGIN + W / 2 + W * (col + 0.5 * (row & 1)), MARGIN + SIZE + 1.5 * SIZE * row];
+}
+
+/** The offset cell under an SVG point (Red Blob's pixel_to_hex, then axial to odd-r). */
+export function cellAt(x, y) {
+  const px = x - MARGIN - W / 2;
+  const py = y - MARGIN - SIZE;
+  const fq = ((Math.sqrt(3) / 3) * px - py / 3) / SIZE;
+  const fr = ((2 / 3) * py) / SIZE;
+  const fs = -fq - fr;
+  let q = Math.round(fq);
+  let r = Math.round(fr);
+  const rs = Math.round(fs);
+  const dq = Math.abs(q - fq);
+  const dr = Math.abs(r - fr);
+  const ds = Math.abs(rs - fs);
+  if (dq > dr && dq > ds) q = -r - rs;
+  else if (dr > ds) r = -q - rs;
+  return [q + (r - (r & 1)) / 2, r];
+}
+
+function corners(cx, cy, scale = 1) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 180) * (60 * i - 30);
+    pts.push(`${(cx + SIZE * scale * Math.cos(a)).toFixed(2)},${(cy + SIZE * scale * Math.sin(a)).toFixed(2)}`);
+  }
+  return pts.join(" ");
+}
+
+/** A unit's label on its counter: two short lines from its printed name. */
+export function shortName(name) {
+  const clean = String(name || "?").replace(/\(.*?\)/g, " ").split(/ - |,/)[0];
+  const words = clean.split(/\s+/).filter((w) => w && !/^(the|of|lord|dwarf)$/i.test(w));
+  const cut = (w) => (w.length > 10 ? `${w.slice(0, 9)}.` : w);
+  return [cut(words[0] || "?"), words[1] ? cut(words[1]) : ""];
+}
+
+export class Board {
+  /**
+   * @param {HTMLElement} host where the SVG goes
+   * @param {{onCell: Function, onUnit: Function, onPick: Function, onDrop: Function}} handlers
+   */
+  constructor(host, handlers) {
+    this.host = host;
+    this.handlers = handlers;
+    this.dims = null;
+    this.cellEls = new Map();
+    this.svg = s("svg", { class: "board", role: "group", "aria-label": "The table", testid: "board" });
+    this.gTerrain = s("g", { class: "layer-terrain" });
+    this.gLights = s("g", { class: "layer-lights", "aria-hidden": "true" });
+    this.gMarks = s("g", { class: "layer-marks", "aria-hidden": "true" });
+    this.gUnits = s("g", { class: "layer-units" });
+    this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true" });
+    this.svg.append(this.gTerrain, this.gLights, this.gMarks, this.gUnits, this.gLabels);
+    host.append(this.svg);
+    this.drag = null;
+    this.svg.addEventListener("pointerdown", (e) => this.down(e));
+    this.svg.addEventListener("pointermove", (e) => this.move(e));
+    this.svg.addEventListener("pointerup", (e) => this.up(e));
+    this.svg.addEventListener("pointercancel", () => this.cancel());
+    this.svg.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** Build the cells once per board size; terrain is redrawn when it changes. */
+  setBoard(board) {
+    const sig = JSON.stringify([board.width, board.height, board.terrain]);
+    if (sig === this.dims) return;
+    this.dims = sig;
+    const kinds = new Map((board.terrain || []).map((t) => [key(t.cell), t.kind]));
+    this.gTerrain.replaceChildren();
+    this.cellEls.clear();
+    for (let row = 0; row < board.height; row++) {
+      for (let col = 0; col < board.width; col++) {
+        const [cx, cy] = centre(col, row);
+        const kind = kinds.get(`${col},${row}`) || "open";
+        const poly = s("polygon", {
+          points: corners(cx, cy, 0.985),
+          class: ["cell", `terrain-${kind}`],
+          testid: `cell-${col}-${row}`,
+          "data-cell": `${col},${row}`,
+          "data-terrain": kind,
+          "data-light": "",
+          role: "button",
+          tabindex: "-1",
+          "aria-label": `Cell ${col}, ${row}: ${TERRAIN[kind] || kind}`,
+        });
+        this.gTerrain.append(poly);
+        if (kind === "temple" || kind === "quicksand" || kind === "impassable") {
+          this.gTerrain.append(s("text", { x: cx, y: cy + SIZE * 0.62, class: "terrain-tag", "aria-hidden": "true" },
+            kind === "temple" ? "Temple" : kind === "quicksand" ? "Quicksand" : ""));
+        }
+        this.cellEls.set(`${col},${row}`, poly);
+      }
+    }
+    const [maxX] = centre(board.width - 1, 1);
+    const [, maxY] = centre(0, board.height - 1);
+    this.svg.setAttribute("viewBox", `0 0 ${(maxX + W / 2 + MARGIN).toFixed(1)} ${(maxY + SIZE + MARGIN).toFixed(1)}`);
+  }
+
+  /**
+   * Draw one moment of the table.
+   * @param {object} p
+   * @param {object[]} p.units observation units (cell null: not seen)
+   * @param {object[]} p.lights normalised lights ({cell, effect, colour, pattern, delay_ms})
+   * @param {Set<number>} p.mine ids of units this screen may pick up
+   * @param {number|null} p.selected the unit picked up
+   * @param {Map<string,string>} p.targets cells the current order may choose ("c,r" -> kind)
+   * @param {object[]} p.previews [{cell, text}]
+   */
+  render({ units, lights, mine, selected, targets, previews, ownerSeat }) {
+    this.renderLights(lights || []);
+    // Marks: cells to choose for the order in hand (not lights: the page's own affordance).
+    this.gMarks.replaceChildren();
+    for (const [k, kind] of targets || new Map()) {
+      const [c, r] = k.split(",").map(Number);
+      const [cx, cy] = centre(c, r);
+      this.gMarks.append(s("polygon", { points: corners(cx, cy, 0.8), class: ["target", `target-${kind}`] }));
+    }
+    for (const [k, el] of this.cellEls) {
+      const t = targets && targets.get(k);
+      el.toggleAttribute("data-target", Boolean(t));
+      el.setAttribute("tabindex", t ? "0" : "-1");
+    }
+    this.renderUnits(units || [], mine || new Set(), selected, ownerSeat);
+    this.gLabels.replaceChildren();
+    for (const p of previews || []) {
+      const [cx, cy] = centre(p.cell[0], p.cell[1]);
+      const g = s("g", { class: "preview-label", testid: `preview-${p.cell[0]}-${p.cell[1]}` });
+      const text = s("text", { x: cx, y: cy - SIZE * 0.52 }, p.text);
+      const width = Math.max(40, p.text.length * 7.4 + 12);
+      g.append(s("rect", { x: cx - width / 2, y: cy - SIZE * 0.52 - 14, width, height: 19, rx: 5 }), text);
+      this.gLabels.append(g);
+    }
+  }
+
+  renderLights(lights) {
+    this.gLights.replaceChildren();
+    const perCell = new Map();
+    for (const l of lights) {
+      if (!l.cell) continue;
+      const k = key(l.cell);
+      if (!perCell.has(k)) perCell.set(k, []);
+      perCell.get(k).push(l);
+    }
+    for (const [k, el] of this.cellEls) {
+      const list = perCell.get(k) || [];
+      el.dataset.light = list.map((l) => l.effect).join(" ");
+    }
+    for (const [k, list] of perCell) {
+      if (!this.cellEls.has(k)) continue;
+      const [c, r] = k.split(",").map(Number);
+      const [cx, cy] = centre(c, r);
+      list.forEach((l, i) => {
+        const scale = Math.max(0.45, 0.94 - i * 0.16); // several effects on one cell: nested rings
+        const style = { "--lc": l.colour, "--delay": `${l.delay_ms || 0}ms` };
+        const pattern = l.pattern || "steady";
+        if (pattern === "alternate") {
+          const [a, b] = l.colours;
+          this.gLights.append(
+            s("polygon", { points: corners(cx, cy, scale), class: ["light", "alt-a", `fx-${l.effect}`], style: { ...style, "--lc": a } }),
+            s("polygon", { points: corners(cx, cy, scale), class: ["light", "alt-b", `fx-${l.effect}`], style: { ...style, "--lc": b } }),
+          );
+        } else {
+          this.gLights.append(s("polygon", {
+            points: corners(cx, cy, scale),
+            class: ["light", `pat-${pattern}`, `fx-${l.effect}`],
+            style,
+          }));
+        }
+      });
+    }
+  }
+
+  renderUnits(units, mine, selected, ownerSeat) {
+    this.gUnits.replaceChildren();
+    for (const u of units) {
+      if (!u.cell || u.status !== "active") continue;
+      const [cx, cy] = centre(u.cell[0], u.cell[1]);
+      const [l1, l2] = shortName(u.name);
+      const frac = u.start ? Math.max(0, Math.min(1, u.strength / u.start)) : 0;
+      const canPick = mine.has(u.id);
+      const commanded = u.commander !== undefined && u.commander !== u.owner;
+      const g = s("g", {
+        class: [
+          "unit", `side-${u.owner}`, canPick && "pickable", selected === u.id && "selected",
+          u.hidden && "ghost", commanded && `commanded-by-${u.commander}`, u.airborne && "airborne",
+          u.routed && "routed",
+        ],
+        transform: `translate(${cx.toFixed(2)} ${cy.toFixed(2)})`,
+        testid: `unit-${u.id}`,
+        "data-unit": u.id,
+        "data-cell": key(u.cell),
+        role: "button",
+        tabindex: canPick ? "0" : "-1",
+        "aria-label": `${u.name}${u.hidden ? " (hidden)" : ""}, strength ${Math.round(frac * 100)}%, ${u.level || ""}`,
+      });
+      g.append(
+        s("rect", { x: -37, y: -25, width: 74, height: 50, rx: 9, class: "counter" }),
+        s("text", { x: 0, y: l2 ? -6 : 2, class: "label" }, l1),
+      );
+      if (l2) g.append(s("text", { x: 0, y: 9, class: "label label2" }, l2));
+      g.append(
+        s("rect", { x: -31, y: 14, width: 62, height: 6, rx: 2, class: "sbar-bg" }),
+        s("rect", { x: -31, y: 14, width: (62 * frac).toFixed(1), height: 6, rx: 2,
+          class: ["sbar", frac > 0.5 ? "ok" : frac > 0.25 ? "low" : "bad"] }),
+      );
+      const traits = traitsOf(u.type);
+      if (traits.includes("flyer")) {
+        g.append(s("path", { class: ["wing-mark", u.airborne && "flying"],
+          d: "M-34 -30 q6 -8 14 -4 q-6 1 -8 6 q-3 -3 -6 -2 z" }));
+      }
+      if (u.hidden) {
+        g.append(s("circle", { cx: 30, cy: -22, r: 9, class: "stealth-mark" }),
+          s("text", { x: 30, y: -18, class: "stealth-text" }, "?"));
+      }
+      if (u.infected) g.append(s("text", { x: -30, y: -16, class: "skull-mark" }, "\u2620"));
+      this.gUnits.append(g);
+    }
+  }
+
+  svgPoint(e) {
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return [0, 0];
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    return [p.x, p.y];
+  }
+
+  down(e) {
+    if (e.button !== undefined && e.button > 0) return;
+    const unitEl = e.target.closest("[data-unit]");
+    const cellEl = e.target.closest("[data-cell]");
+    this.drag = {
+      id: e.pointerId,
+      x: e.clientX,
+      y: e.clientY,
+      unit: unitEl ? Number(unitEl.dataset.unit) : null,
+      unitEl,
+      cell: cellEl ? cellEl.dataset.cell.split(",").map(Number) : null,
+      moving: false,
+      pickable: unitEl ? unitEl.classList.contains("pickable") : false,
+    };
+    if (unitEl && this.drag.pickable) {
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
+    }
+  }
+
+  move(e) {
+    const d = this.drag;
+    if (!d || d.id !== e.pointerId || !d.pickable) return;
+    if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START_PX) return;
+    if (!d.moving) {
+      d.moving = true;
+      d.unitEl.classList.add("dragging");
+      this.gUnits.append(d.unitEl); // on top of the others while lifted
+      this.handlers.onPick(d.unit);
+    }
+    const [x, y] = this.svgPoint(e);
+    d.unitEl.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(1.12)`);
+    e.preventDefault();
+  }
+
+  up(e) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || d.id !== e.pointerId) return;
+    if (d.moving) {
+      const [x, y] = this.svgPoint(e);
+      const cell = cellAt(x, y);
+      d.unitEl.classList.remove("dragging");
+      this.handlers.onDrop(d.unit, cell);
+      return;
+    }
+    if (d.unit !== null) this.handlers.onUnit(d.unit, d.cell);
+    else if (d.cell) this.handlers.onCell(d.cell);
+  }
+
+  cancel() {
+    if (this.drag && this.drag.moving) this.handlers.onDrop(this.drag.unit, null);
+    this.drag = null;
+  }
+
+  key(e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const unitEl = e.target.closest("[data-unit]");
+    const cellEl = e.target.closest("[data-cell]");
+    const cell = cellEl ? cellEl.dataset.cell.split(",").map(Number) : null;
+    if (unitEl) this.handlers.onUnit(Number(unitEl.dataset.unit), cell);
+    else if (cell) this.handlers.onCell(cell);
+    e.preventDefault();
+  }
+}

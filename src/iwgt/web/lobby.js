@@ -1,0 +1,287 @@
+// Game selection (VX-15-01, VX-15-02): the five game cards, the set-up panel, invitations, and saved games
+// (resume, delete, export, import).
+
+import * as api from "./api.js";
+import { h, fill } from "./dom.js";
+import { toast, modal, confirmDialog } from "./ui.js";
+
+// /api/games does not name the seats yet (see the report); these are the Valkyrx ones.
+const SEAT_NAMES = { valkyrx: ["Forces of the Light", "Forces of Darkness"] };
+const seatNames = (game) => game.seats || SEAT_NAMES[game.name] || ["Player 1", "Player 2"];
+
+const absolute = (link) => (link ? new URL(link, location.origin).href : null);
+
+/** Copy text, with a fallback for pages served over plain http on another machine. */
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "offscreen", "aria-hidden": "true" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { /* ignore */ }
+    area.remove();
+    return ok;
+  }
+}
+
+function monogram(title) {
+  return String(title).split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).join("").slice(0, 3) || "?";
+}
+
+export async function showLobby(root) {
+  document.title = "Game Selection: Intelligent Wargames Table";
+  const state = { games: [], selected: null, setup: null };
+  const cards = h("div", { class: "game-cards", role: "list", testid: "game-cards" });
+  const setupHost = h("section", { class: "setup-host", "aria-label": "Set up the game" });
+  const savedList = h("div", { class: "saved-list", testid: "saved-list" });
+  const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "offscreen",
+    testid: "import-file", "aria-label": "Game record to import" });
+
+  fill(root,
+    h("div", { class: "lobby" },
+      h("header", { class: "lobby-head" },
+        h("h1", {}, "Game Selection"),
+        h("p", { class: "subtitle" }, "Intelligent Wargames Table: tap a game, set it up, press Play.")),
+      cards,
+      setupHost,
+      h("section", { class: "saved", "aria-labelledby": "saved-title" },
+        h("div", { class: "saved-head" },
+          h("h2", { id: "saved-title" }, "Saved games"),
+          h("button", { type: "button", class: "btn secondary", testid: "import-button",
+            onclick: () => fileInput.click() }, "Import a record…"),
+          fileInput),
+        savedList)));
+
+  fileInput.addEventListener("change", async () => {
+    const file = fileInput.files && fileInput.files[0];
+    fileInput.value = "";
+    if (!file) return;
+    try {
+      const text = await file.text();
+      JSON.parse(text); // refuse a file that is not JSON before sending it
+      const made = await api.importRecord(text);
+      toast(`Imported as table ${made && made.id ? made.id : ""}`, "ok");
+      loadSaved();
+    } catch (err) {
+      toast(`Import refused: ${err.message}`, "error", 7000);
+    }
+  });
+
+  function renderCards() {
+    cards.replaceChildren();
+    for (const game of state.games) {
+      const selected = state.selected === game.name;
+      cards.append(h("button", {
+        type: "button",
+        role: "listitem",
+        class: ["game-card", selected && "selected", !game.playable && "coming"],
+        testid: `game-card-${game.name}`,
+        "aria-pressed": selected ? "true" : "false",
+        "aria-disabled": game.playable ? null : "true",
+        "data-playable": game.playable ? "true" : "false",
+        onclick: () => {
+          if (!game.playable) {
+            toast(`${game.title} is coming soon.`);
+            return;
+          }
+          state.selected = game.name;
+          renderCards();
+          renderSetup(game);
+        },
+      },
+      h("span", { class: "game-art", "aria-hidden": "true" }, monogram(game.title)),
+      h("span", { class: "game-title" }, game.title),
+      h("span", { class: "game-blurb" }, game.blurb || ""),
+      !game.playable ? h("span", { class: "badge coming-badge" }, "Coming") : h("span", { class: "badge" }, "Play")));
+    }
+  }
+
+  function segmented(name, options, value, onChange) {
+    const group = h("div", { class: "segmented", role: "radiogroup", "aria-label": name });
+    const draw = (current) => {
+      group.replaceChildren(...options.map((o) => h("button", {
+        type: "button", role: "radio", class: ["seg", o.value === current && "on"],
+        "aria-checked": o.value === current ? "true" : "false", testid: o.testid,
+        onclick: () => { onChange(o.value); draw(o.value); },
+      }, o.label)));
+    };
+    draw(value);
+    return group;
+  }
+
+  function renderSetup(game) {
+    const names = seatNames(game);
+    const setup = { scenario: game.scenarios[0] && game.scenarios[0].name, seats: names.map((_, i) => (i === 0 ? "human" : "bot")),
+      mode: "shared", dice: "table", timer: 120 };
+    state.setup = setup;
+    const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },
+      game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} turns)`)));
+    scenario.addEventListener("change", () => { setup.scenario = scenario.value; });
+    const seatRows = names.map((name, i) => {
+      const sel = h("select", { class: "big-select", testid: `seat-select-${i}`, id: `seat-select-${i}` },
+        h("option", { value: "human" }, "Human player"), h("option", { value: "bot" }, "Table bot"));
+      sel.value = setup.seats[i];
+      sel.addEventListener("change", () => { setup.seats[i] = sel.value; });
+      return h("div", { class: "field" }, h("label", { for: `seat-select-${i}` }, name), sel);
+    });
+    const timer = h("input", { type: "number", min: 10, max: 1800, step: 10, value: 120, inputmode: "numeric",
+      class: "big-input", id: "timer-input", testid: "timer-input" });
+    timer.addEventListener("change", () => {
+      const v = Math.round(Number(timer.value));
+      setup.timer = Number.isFinite(v) && v >= 10 ? Math.min(1800, v) : 120;
+      timer.value = setup.timer;
+    });
+    const bump = (d) => { timer.value = Math.max(10, Math.min(1800, Number(timer.value) + d)); timer.dispatchEvent(new Event("change")); };
+    const play = h("button", { type: "button", class: "btn primary huge", testid: "play-button" }, "Play");
+    play.addEventListener("click", async () => {
+      if (!setup.seats.includes("human")) {
+        toast("At least one seat must be played by a human.", "error");
+        return;
+      }
+      play.disabled = true;
+      try {
+        const made = await api.createTable({ game: game.name, scenario: setup.scenario, seats: setup.seats,
+          mode: setup.mode, dice: setup.dice, timer_seconds: setup.timer });
+        afterCreate(made, setup, names);
+      } catch (err) {
+        toast(`The table could not be set: ${err.message}`, "error", 7000);
+      } finally {
+        play.disabled = false;
+      }
+    });
+    fill(setupHost,
+      h("div", { class: "setup", testid: "setup-panel" },
+        h("h2", {}, `Set up: ${game.title}`),
+        h("div", { class: "setup-grid" },
+          h("div", { class: "field" }, h("label", { for: "scenario-select" }, "Scenario"), scenario),
+          ...seatRows,
+          h("div", { class: "field" }, h("span", { class: "label" }, "Screens"),
+            segmented("Screens", [
+              { value: "shared", label: "Shared touchscreen", testid: "mode-shared" },
+              { value: "remote", label: "Remote seats", testid: "mode-remote" },
+            ], setup.mode, (v) => { setup.mode = v; })),
+          h("div", { class: "field" }, h("span", { class: "label" }, "Dice"),
+            segmented("Dice", [
+              { value: "table", label: "Table dice", testid: "dice-table" },
+              { value: "physical", label: "Physical dice", testid: "dice-physical" },
+            ], setup.dice, (v) => { setup.dice = v; })),
+          h("div", { class: "field" }, h("label", { for: "timer-input" }, "Movement timer (seconds)"),
+            h("div", { class: "stepper" },
+              h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds less", testid: "timer-less", onclick: () => bump(-30) }, "−"),
+              timer,
+              h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds more", testid: "timer-more", onclick: () => bump(30) }, "+")))),
+        play));
+    setupHost.scrollIntoView({ behavior: "smooth", block: "nearest" });
+  }
+
+  function afterCreate(made, setup, names) {
+    const links = (made && made.links) || {};
+    if (setup.mode === "shared" && links.table) {
+      location.assign(links.table);
+      return;
+    }
+    // Remote seats: show each invitation with a copy button; this screen may open one of them.
+    const rows = names.map((name, i) => {
+      const link = absolute(links.seats && links.seats[i]);
+      if (!link) return h("div", { class: "invite-row" }, h("strong", {}, name), h("span", { class: "muted" }, "played by the table bot"));
+      return h("div", { class: "invite-row", testid: `invite-${i}` },
+        h("strong", {}, name),
+        h("input", { class: "link-field", readonly: true, value: link, "aria-label": `Invitation link for ${name}` }),
+        h("button", { type: "button", class: "btn secondary", testid: `copy-link-${i}`,
+          onclick: async () => toast((await copy(link)) ? "Link copied." : "Copy failed: select the link and copy it.") }, "Copy"),
+        h("button", { type: "button", class: "btn primary", testid: `open-seat-${i}`, onclick: () => location.assign(link) }, "Play here"));
+    });
+    const tableLink = absolute(links.table);
+    modal({
+      title: "Invitations",
+      testid: "invite-panel",
+      wide: true,
+      dismissable: true,
+      body: [
+        h("p", {}, "Send each remote player their seat's link. Each link opens that seat only."),
+        ...rows,
+        tableLink ? h("div", { class: "invite-row" }, h("strong", {}, "Table link"),
+          h("input", { class: "link-field", readonly: true, value: tableLink, "aria-label": "Table link" }),
+          h("button", { type: "button", class: "btn secondary", testid: "copy-link-table",
+            onclick: async () => toast((await copy(tableLink)) ? "Link copied." : "Copy failed.") }, "Copy")) : null,
+      ],
+      buttons: [{ label: "Close", value: null, testid: "invite-close" }],
+    }).done.then(loadSaved);
+  }
+
+  function resumeLink(t) {
+    const links = t.links || {};
+    return links.table || (links.seats || []).find(Boolean) || null;
+  }
+
+  async function exportTable(t) {
+    try {
+      const text = await api.exportRecord(t.id);
+      const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      const a = h("a", { href: url, download: `iwgt-${t.game}-${t.id}.json`, class: "offscreen" });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 5000);
+    } catch (err) {
+      toast(`Export refused: ${err.message}`, "error");
+    }
+  }
+
+  async function loadSaved() {
+    let tables;
+    try {
+      tables = await api.listTables();
+    } catch (err) {
+      fill(savedList, h("p", { class: "muted" }, err.status === 403
+        ? "Saved games are managed from the table's own screen."
+        : `Saved games unavailable: ${err.message}`));
+      return;
+    }
+    if (!tables || !tables.length) {
+      fill(savedList, h("p", { class: "muted", testid: "saved-empty" }, "No saved games yet."));
+      return;
+    }
+    const gameTitle = (name) => (state.games.find((g) => g.name === name) || { title: name }).title;
+    fill(savedList, tables.map((t) => {
+      const link = resumeLink(t);
+      const when = t.created ? new Date(typeof t.created === "number" ? t.created * 1000 : t.created) : null;
+      return h("div", { class: "saved-row", testid: `saved-${t.id}`, role: "group", "aria-label": `Table ${t.id}` },
+        h("div", { class: "saved-info" },
+          h("strong", {}, `${gameTitle(t.game)}: ${t.scenario}`),
+          h("span", { class: "muted" }, [
+            t.id, when && !Number.isNaN(when.getTime()) ? when.toLocaleString() : null,
+            t.status, t.turn !== undefined ? `turn ${t.turn}` : null, t.mode,
+            Array.isArray(t.seats) ? t.seats.join(" v ") : null,
+          ].filter(Boolean).join(" · "))),
+        h("div", { class: "saved-actions" },
+          h("button", { type: "button", class: "btn primary", testid: `resume-${t.id}`, disabled: !link,
+            onclick: () => link && location.assign(link) }, t.status === "playing" ? "Resume" : "Open"),
+          h("button", { type: "button", class: "btn secondary", testid: `export-${t.id}`, onclick: () => exportTable(t) }, "Export"),
+          h("button", { type: "button", class: "btn danger", testid: `delete-${t.id}`, onclick: async () => {
+            if (!(await confirmDialog("Delete this game?", `Table ${t.id} and its record will be deleted for good.`, "Delete"))) return;
+            try {
+              await api.deleteTable(t.id);
+              toast("Game deleted.");
+            } catch (err) {
+              toast(`Delete refused: ${err.message}`, "error");
+            }
+            loadSaved();
+          } }, "Delete")));
+    }));
+  }
+
+  try {
+    state.games = await api.listGames();
+  } catch (err) {
+    fill(cards, h("p", { class: "error-text" }, `The game list is unavailable: ${err.message}`));
+  }
+  renderCards();
+  const playable = state.games.filter((g) => g.playable);
+  if (playable.length === 1 && !state.selected) { /* wait for the tap: VX-15-02 "tap the card and press play" */ }
+  loadSaved();
+}
