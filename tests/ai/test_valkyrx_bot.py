@@ -22,6 +22,7 @@ from iwgt.core.match import Match
 from iwgt.core.protocol import ChanceOutcome, Event, Seat
 from iwgt.games.valkyrx.actions import (
     Action,
+    AddTroops,
     CastSpell,
     ChooseSpells,
     Conceal,
@@ -422,3 +423,53 @@ def test_transportation_opens_a_portal_while_the_enemy_is_far() -> None:
     cast = choose(to_spells(state))
     assert isinstance(cast, CastSpell) and (cast.unit, cast.spell) == (0, "transportation")
     assert cast.target is not None and distance(cast.target, cell(1, 1)) == 1
+
+
+# --- late troops (VX-15-24) -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def relief() -> dict[int, Played]:
+    return {seed: play("reinforcements", seed) for seed in (1, 2)}
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+def test_vx_15_24_late_troops_come_on_in_their_arrival_turn(relief: dict[int, Played], seed: int) -> None:
+    played = relief[seed]
+    arrived = {a.unit: state.turn for state, _, a in played.decisions if isinstance(a, AddTroops)}
+    start = played.decisions[0][0]
+    due = {u.id: start.arrives(u.id) for u in start.units if u.in_reserve}
+    assert len(due) == 9 and arrived == due  # every one, as soon as it may
+    for state, seat, action in played.decisions:
+        if isinstance(action, AddTroops):
+            assert action in GAME.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+def test_vx_15_24_fighters_arrive_nearest_the_enemy_and_support_nearest_a_friend(
+    relief: dict[int, Played], seed: int
+) -> None:
+    for state, seat, action in relief[seed].decisions:
+        if not isinstance(action, AddTroops):
+            continue
+        kind = state.units[action.unit].type
+        support = kind.range > 1 or kind.has("wizard") or kind.has("supreme_leader")
+        anchors = [u.cell for u in state.units if u.on_table and (u.commander == seat) == support]
+        legal = GAME.legal_actions(state, seat)
+        options = [a.to for a in legal if isinstance(a, AddTroops) and a.unit == action.unit]
+
+        def near(c: Hex, anchors: list[Hex] = anchors) -> int:
+            return min(distance(c, x) for x in anchors)
+
+        assert near(action.to) == min(near(c) for c in options), (state.turn, action)
+
+
+def test_vx_15_24_the_bot_ignores_what_it_cannot_know_with_late_troops_about(
+    relief: dict[int, Played],
+) -> None:
+    rng = random.Random(5)
+    decisions = relief[1].decisions
+    for state, seat, _ in decisions[:: max(1, len(decisions) // 40)]:
+        want = bot_for(GAME).choose(state, seat)
+        other = GAME.resample_hidden(state, seat, lambda n: rng.randrange(n))
+        assert bot_for(GAME).choose(other, seat) == want, (state.turn, state.phase, seat)

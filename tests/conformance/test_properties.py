@@ -1,4 +1,5 @@
-"""Property tests on Days of the Valkyrx's skirmish: random seeds and random choices keep the invariants."""
+"""Property tests on Days of the Valkyrx's skirmish (and the reinforcements scenario, for late troops):
+random seeds and random choices keep the invariants."""
 
 from __future__ import annotations
 
@@ -20,20 +21,22 @@ from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.registry import get_game
 from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.geometry.hexgrid import offset_to_hex
 
 GAME = get_game("valkyrx")
 SCENARIO = GAME.load_scenario("skirmish")
+LATE = GAME.load_scenario("reinforcements")  # late troops on both sides (VX-15-24)
 MAX_ACTIONS = 150
 EPS = 1e-9
 
 PROPERTY_SETTINGS = settings(max_examples=20, deadline=None, derandomize=True, database=None)
 
 
-def play(seed: int, rnd: random.Random, end_weight: float) -> Match:
+def play(seed: int, rnd: random.Random, end_weight: float, scenario: ValkyrxScenario = SCENARIO) -> Match:
     """A random game: at each step a uniformly chosen legal action, or (sometimes) the last or first one."""
-    match = Match(GAME, SCENARIO, SeededDice(seed), seed)
+    match = Match(GAME, scenario, SeededDice(seed), seed)
     for _ in range(MAX_ACTIONS):
         seat = GAME.to_move(match.state)
         if seat is None:
@@ -48,9 +51,9 @@ def play(seed: int, rnd: random.Random, end_weight: float) -> Match:
     return match
 
 
-def fold(record: GameRecord) -> list[ValkyrxState]:
+def fold(record: GameRecord, scenario: ValkyrxScenario = SCENARIO) -> list[ValkyrxState]:
     """Every state of a record, the initial one first, by applying its steps through the protocol."""
-    state = GAME.initial_state(SCENARIO)
+    state = GAME.initial_state(scenario)
     states = [state]
     for step in record.steps:
         action: Any = (
@@ -79,7 +82,15 @@ def check_invariants(state: ValkyrxState) -> None:
         assert 0 <= u.strength <= limit + EPS, f"unit {u.id}: strength {u.strength} outside [0, {limit}]"
         assert u.casualties_turn >= 0
         if not u.on_table:
-            assert u.strength == 0 or u.status in ("fled", "left")
+            assert u.strength == 0 or u.status in ("fled", "left", "reserve")
+        arrives = state.arrives(u.id)
+        if u.in_reserve:  # VX-15-24: untouched until it arrives, and only late troops wait
+            assert arrives is not None, f"unit {u.id} is in reserve but no late troop"
+            assert u.strength == u.start_strength and u.morale == u.type.morale and not u.moved
+            assert all(u.id not in (c.a, c.b) for c in state.contacts)
+            assert all(u.id not in e.units for e in state.enchantments)
+        elif arrives is not None:
+            assert state.turn >= arrives, f"unit {u.id} came on before its turn {arrives}"
     occupancy = state.occupancy()
     assert len(occupancy) == len(on_table)
 
@@ -119,6 +130,22 @@ def test_random_skirmishes_keep_the_invariants_and_replay(
     rep = replay(back)
     assert rep.steps == len(record.steps)
     assert canonical_json(GAME.state_to_json(rep.state)) == final
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, database=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), rnd=st.randoms(use_true_random=False))
+def test_random_battles_with_late_troops_keep_the_invariants_and_replay(
+    seed: int, rnd: random.Random
+) -> None:
+    """VX-15-24: reserves stay untouched, arrive no earlier than their turn, and every record replays."""
+    match = play(seed, rnd, 0.1, LATE)
+    states = fold(match.record, LATE)
+    for i, (before, after) in enumerate(pairwise(states)):
+        check_invariants(after)
+        check_casualties(before, after)
+        assert digest(GAME.state_to_json(after)) == match.record.steps[i].digest, f"step {i}"
+    rep = replay(GameRecord.from_json(json.loads(json.dumps(match.record.to_json()))))
+    assert canonical_json(GAME.state_to_json(rep.state)) == canonical_json(GAME.state_to_json(states[-1]))
 
 
 @PROPERTY_SETTINGS

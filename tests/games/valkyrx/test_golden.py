@@ -41,6 +41,7 @@ CASES = [
     ("valley", 1),
     ("great_battle", 1),
     ("sorcery", 1),
+    ("reinforcements", 1),
 ]
 SUMMARY_KEYS = ("winner", "reason", "turns", "steps")
 
