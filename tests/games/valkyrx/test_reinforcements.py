@@ -23,6 +23,7 @@ from iwgt.games.valkyrx.actions import AddTroops, EndPhase, Move, PlaceUnit, act
 from iwgt.games.valkyrx.events import ContactMade, MovementPhaseStarted, TerrainCasualties, TroopsArrived
 from iwgt.games.valkyrx.flow import judge, points_destroyed
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, load_scenario, parse_scenario
+from iwgt.games.valkyrx.spells import cast_reason
 from iwgt.games.valkyrx.state import ValkyrxState
 
 from .kit import GAME, cell, end_movement, next_turn, start, tweak
@@ -363,3 +364,14 @@ def test_vx_15_24_the_shipped_reinforcements_scenario_has_late_troops_on_both_si
         assert late and all((state.arrives(u.id) or 0) >= 2 for u in late)
         assert 8 <= sum(1 for u in state.units if u.owner == seat) <= 12
     assert scen.turn_limit == 10
+
+
+def test_vx_15_24_a_reserve_neither_moves_nor_casts() -> None:
+    light: list[Entry] = [("guardsmen", (9, 1), None), ("circan", None, 3)]
+    state = turn_two(light=light)
+    with pytest.raises(IllegalAction, match="late troop, not yet on the table"):
+        GAME.apply(state, Move(1, cell(4, 0)))
+    assert (
+        cast_reason(state, state.units[1], 0)
+        == "Circan - Wizard of the White Council has not yet joined the battle (VX-15-24)"
+    )

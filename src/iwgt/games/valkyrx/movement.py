@@ -84,6 +84,8 @@ def immobile_reason(
     state: ValkyrxState, unit: Unit, seat: Seat, occ: dict[Hex, Unit] | None = None
 ) -> str | None:
     """Why the seat may not move this unit now (an unlit unit, VX-03-02), or None if it may."""
+    if unit.in_reserve:
+        return "it is a late troop, not yet on the table: it comes on with Add troops (VX-15-24)"
     if not unit.on_table:
         return "it is no longer on the table"
     if unit.commander != seat:

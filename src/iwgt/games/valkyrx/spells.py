@@ -132,6 +132,8 @@ def cast_reason(state: ValkyrxState, unit: Unit, seat: Seat) -> str | None:
         return f"{unit.type.name} is no wizard"
     if unit.owner != seat or unit.commander != seat:
         return f"{unit.type.name} does not cast for you"
+    if unit.in_reserve:
+        return f"{unit.type.name} has not yet joined the battle (VX-15-24)"
     if not unit.on_table:
         return f"{unit.type.name} is no longer on the table"
     if unit.routed:
