@@ -34,7 +34,7 @@ def test_vx_15_22_army_totals_are_the_points_weighted_share_of_starting_strength
         # Darkness: (1200 x 0.8 + 1800 x 1) / 3000 = 0.92; the hidden worm counts at its public strength.
         assert (dark["points"], dark["start_points"], dark["share"]) == (2760.0, 3000.0, 0.92)
         assert dark["lost_this_turn"] == pytest.approx(0.08)
-        rows = {r["unit"]: r for r in rep["units"]}
+        rows = {r["unit"]: r for r in rep["lines"]}
         assert (rows[0]["share"], rows[0]["casualties"], rows[0]["level"]) == (0.5, 30.0, "Standard")
         assert rows[3]["status"] == "hidden" and "cell" not in rows[3]
 
@@ -45,7 +45,7 @@ def test_no_report_without_a_combat_round_and_a_real_round_adds_up() -> None:
     after, events = combat_step(end_movement(state)[0], face=50)
     rep = ADAPTER.report(GAME.observe(after, 0), seen(events, 0))
     assert rep is not None
-    rows = rep["units"]
+    rows = rep["lines"]
     dark_start = sum(r["points"] for r in rows if r["seat"] == 1)
     dark_now = sum(r["points"] * r["strength"] / r["start"] for r in rows if r["seat"] == 1)
     assert rep["armies"][1]["share"] == pytest.approx(dark_now / dark_start, abs=1e-3)

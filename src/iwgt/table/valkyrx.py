@@ -354,7 +354,9 @@ class ValkyrxAdapter:
     # ---------------------------------------------------------------------------------------- report
 
     def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
-        """The health-bar report of both armies when the events hold the combat round's report."""
+        """The health-bar report when the events hold the combat round's: ``{"type": "report", "turn",
+        "armies": [{"seat", "side", "name", "points", "start_points", "share", "lost_this_turn"}],
+        "lines": [one row per unit of the CombatReport, with its points and share]}``."""
         reports = [ev for ev in events if ev.get("event") == "CombatReport"]
         if not reports:
             return None
@@ -401,7 +403,7 @@ class ValkyrxAdapter:
             }
             for s in range(len(SIDES))
         ]
-        return {"type": "report", "turn": rep["turn"], "armies": armies, "units": rows}
+        return {"type": "report", "turn": rep["turn"], "armies": armies, "lines": rows}
 
     # ----------------------------------------------------------------------------------------- cards
 
