@@ -268,6 +268,7 @@ class Connection:
         self.outbox: asyncio.Queue[JSON | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.screen: Screen | None = None
         self.table: TableSession | None = None
+        self.close_code, self.close_reason = 1000, ""  # how the socket closes once the outbox is done
 
     def send(self, message: JSON) -> None:
         """Queue a message for this screen; a screen too slow to read is dropped (it will reconnect)."""
@@ -275,6 +276,7 @@ class Connection:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
             log.warning("a screen fell %d messages behind; dropping it", SEND_QUEUE)
+            self.close_code, self.close_reason = 1013, "too slow"
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.get_nowait()
                 self.outbox.put_nowait(None)
@@ -282,7 +284,7 @@ class Connection:
     async def _pump(self) -> None:
         while (message := await self.outbox.get()) is not None:
             await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
-        await self.ws.close(code=1013, reason="too slow")
+        await self.ws.close(code=self.close_code, reason=self.close_reason)
 
     def error(self, code: str, message: str, msg_id: Any = None, lights: list[JSON] | None = None) -> None:
         """Send a structured error; nothing changed."""
@@ -294,6 +296,8 @@ class Connection:
         try:
             if await self._hello(table_id):
                 await self._serve()
+            else:  # refused at hello: a policy violation, not "try again later" (1013)
+                self.close_code, self.close_reason = 1008, "no hello with a credential of this table"
         except WebSocketDisconnect:
             pass
         finally:
