@@ -165,7 +165,8 @@ def test_playout_is_not_trivial(game_name: str, scenario: str) -> None:
     game = get_game(game_name)
     match = played(game_name, scenario)
     player_steps = [s for s in match.record.steps if s.seat != CHANCE]
-    assert len(player_steps) >= min(bound(scenario), 40)
+    # A short scenario (first_battle: two turns) may end sooner; it must then have reached a result.
+    assert len(player_steps) >= min(bound(scenario), 40) or game.is_terminal(match.state)
     assert len({canonical_json(s.action) for s in player_steps}) > 10
     # Things happened: the state at the end is not the initial one.
     assert snapshot(game, match.state) != snapshot(game, trajectory(game_name, scenario)[0])
