@@ -61,21 +61,31 @@ export async function exportRecord(id, token) {
 let catalogue = null;
 
 /**
- * Spells, default packs and unit traits of Days of the Valkyrx: from the server when it offers
- * GET /api/games/valkyrx/spells and /units, else from the page's generated copy.
+ * Spells, default packs and unit traits of Days of the Valkyrx: from GET /api/games/valkyrx/data, completed
+ * by the page's generated copy (the server's data does not name wizards, Masters, the Grima or the worm).
  */
 export async function valkyrxCatalogue() {
   if (catalogue) return catalogue;
-  catalogue = { spells: fallback.SPELLS, packs: fallback.PACKS, traits: fallback.TRAITS, source: "page" };
+  const traits = {};
+  for (const [id, list] of Object.entries(fallback.TRAITS)) traits[id] = [...list];
+  catalogue = { spells: fallback.SPELLS, packs: fallback.PACKS, traits, characters: null, source: "page" };
   try {
-    const data = await request("GET", "/api/games/valkyrx/spells");
-    const list = Array.isArray(data) ? data : data && data.spells;
-    if (Array.isArray(list) && list.length && list[0].id) {
-      catalogue.spells = list;
-      if (data.packs) catalogue.packs = data.packs;
+    const data = await request("GET", "/api/games/valkyrx/data");
+    if (data && Array.isArray(data.spells) && data.spells.length) {
+      catalogue.spells = data.spells;
       catalogue.source = "server";
     }
-  } catch { /* not offered yet: keep the page's copy */ }
+    if (data && data.packs) catalogue.packs = data.packs;
+    if (data && data.units) {
+      catalogue.characters = new Set();
+      for (const [id, u] of Object.entries(data.units)) {
+        const list = traits[id] || (traits[id] = []);
+        if (u.flyer && !list.includes("flyer")) list.push("flyer");
+        if (!u.flyer && list.includes("flyer")) list.splice(list.indexOf("flyer"), 1);
+        if (u.character) catalogue.characters.add(id);
+      }
+    }
+  } catch { /* not offered: keep the page's copy */ }
   return catalogue;
 }
 
@@ -87,6 +97,12 @@ export function spellInfo(id) {
 export function traitsOf(type) {
   const t = (catalogue && catalogue.traits) || fallback.TRAITS;
   return t[type] || [];
+}
+
+/** Whether a unit type is a character (one body), by the server's data or by its starting strength. */
+export function isCharacterType(type, start) {
+  if (catalogue && catalogue.characters) return catalogue.characters.has(type);
+  return Number(start) === 1;
 }
 
 export function humanise(id) {

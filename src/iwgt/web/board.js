@@ -9,6 +9,7 @@ const SIZE = 50; // centre to corner, in SVG units
 const W = Math.sqrt(3) * SIZE; // flat side to flat side
 const MARGIN = 8;
 const DRAG_START_PX = 8;
+const WINGS = "M12 14 C9 8 5 6 1 7 C3 9 4 11 4 13 C6 12 8 13 9 15 C10 14 11 14 12 14 Z M12 14 C15 8 19 6 23 7 C21 9 20 11 20 13 C18 12 16 13 15 15 C14 14 13 14 12 14 Z";
 
 export const TERRAIN = {
   open: "Open ground",
@@ -159,6 +160,7 @@ export class Board {
   }
 
   renderLights(lights) {
+    const now = performance.now();
     this.gLights.replaceChildren();
     const perCell = new Map();
     for (const l of lights) {
@@ -175,22 +177,33 @@ export class Board {
       if (!this.cellEls.has(k)) continue;
       const [c, r] = k.split(",").map(Number);
       const [cx, cy] = centre(c, r);
-      list.forEach((l, i) => {
-        const scale = Math.max(0.45, 0.94 - i * 0.16); // several effects on one cell: nested rings
-        const style = { "--lc": l.colour, "--delay": `${l.delay_ms || 0}ms` };
+      // The lights of one alternating effect on one cell take turns, in list order (melee: green, then red).
+      const rings = [];
+      for (const l of list) {
         const pattern = l.pattern || "steady";
-        if (pattern === "alternate") {
-          const [a, b] = l.colours;
-          this.gLights.append(
-            s("polygon", { points: corners(cx, cy, scale), class: ["light", "alt-a", `fx-${l.effect}`], style: { ...style, "--lc": a } }),
-            s("polygon", { points: corners(cx, cy, scale), class: ["light", "alt-b", `fx-${l.effect}`], style: { ...style, "--lc": b } }),
-          );
+        const same = pattern === "alternate" && rings.find((g) => g.pattern === "alternate" && g.effect === l.effect);
+        if (same) same.colours.push(l.colour);
+        else rings.push({ ...l, pattern, colours: [l.colour] });
+      }
+      rings.forEach((l, i) => {
+        const scale = Math.max(0.45, 0.94 - i * 0.16); // several effects on one cell: nested rings
+        // Delays count from when the light arrived, so a redraw never restarts an animation.
+        const start = (l.t0 ?? now) + (l.delay_ms || 0) - now;
+        const base = { "--delay": `${Math.round(start)}ms`, "--dur": `${l.duration_ms || 1500}ms` };
+        const points = corners(cx, cy, scale);
+        if (l.pattern === "alternate") {
+          const colours = l.colours.length > 1 ? l.colours : [l.colours[0], "transparent"];
+          const n = colours.length;
+          const period = 600 * n;
+          const phase = ((now - (l.t0 ?? now)) % period);
+          colours.forEach((colour, j) => this.gLights.append(s("polygon", {
+            points,
+            class: ["light", "pat-alternate", `fx-${l.effect}`],
+            style: { ...base, "--lc": colour, "--altdur": `${period}ms`,
+              "--altdelay": `${Math.round(-phase - (period * (n - j)) / n)}ms` },
+          })));
         } else {
-          this.gLights.append(s("polygon", {
-            points: corners(cx, cy, scale),
-            class: ["light", `pat-${pattern}`, `fx-${l.effect}`],
-            style,
-          }));
+          this.gLights.append(s("polygon", { points, class: ["light", `pat-${l.pattern}`, `fx-${l.effect}`], style: { ...base, "--lc": l.colour } }));
         }
       });
     }
@@ -231,8 +244,8 @@ export class Board {
       );
       const traits = traitsOf(u.type);
       if (traits.includes("flyer")) {
-        g.append(s("path", { class: ["wing-mark", u.airborne && "flying"],
-          d: "M-34 -30 q6 -8 14 -4 q-6 1 -8 6 q-3 -3 -6 -2 z" }));
+        g.append(s("path", { class: ["wing-mark", u.airborne && "flying"], transform: "translate(-50 -44) scale(1.5)",
+          d: WINGS }));
       }
       if (u.hidden) {
         g.append(s("circle", { cx: 30, cy: -22, r: 9, class: "stealth-mark" }),

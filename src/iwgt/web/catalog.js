@@ -1,6 +1,6 @@
 // Fallback catalogue of Days of the Valkyrx spells and unit traits, generated once from
-// src/iwgt/games/valkyrx/data/{spells,units}.toml. The page prefers GET /api/games/valkyrx/spells and
-// GET /api/games/valkyrx/units (asked of the server); this copy is used only while they are missing.
+// src/iwgt/games/valkyrx/data/{spells,units}.toml. The page prefers GET /api/games/valkyrx/data; the traits the server's data
+// does not give (wizard, master_wizard, stealth, burrower) come from here.
 
 export const SPELLS = [
   {"id": "sleep", "name": "Sleep", "red": true, "range": 5, "duration": 1, "affects": "enemy", "effect": "Enemies in range fall asleep: those in contact are slaughtered, the rest do not fight this turn."},

@@ -5,9 +5,7 @@ import * as api from "./api.js";
 import { h, fill } from "./dom.js";
 import { toast, modal, confirmDialog } from "./ui.js";
 
-// /api/games does not name the seats yet (see the report); these are the Valkyrx ones.
-const SEAT_NAMES = { valkyrx: ["Forces of the Light", "Forces of Darkness"] };
-const seatNames = (game) => game.seats || SEAT_NAMES[game.name] || ["Player 1", "Player 2"];
+const seatNames = (game) => (Array.isArray(game.seat_names) && game.seat_names.length ? game.seat_names : ["Player 1", "Player 2"]);
 
 const absolute = (link) => (link ? new URL(link, location.origin).href : null);
 
@@ -281,7 +279,5 @@ export async function showLobby(root) {
     fill(cards, h("p", { class: "error-text" }, `The game list is unavailable: ${err.message}`));
   }
   renderCards();
-  const playable = state.games.filter((g) => g.playable);
-  if (playable.length === 1 && !state.selected) { /* wait for the tap: VX-15-02 "tap the card and press play" */ }
   loadSaved();
 }

@@ -143,7 +143,7 @@ function reportRow(line) {
     h("th", { scope: "row" }, line.infected ? h("span", { class: "skull", "aria-label": "infected" }, icon("skull")) : null, line.name),
     h("td", { class: "bar-cell" }, bar(frac, `${line.name} ${Math.round(frac * 100)}%`)),
     h("td", { class: "num" }, `${fmt(line.strength)} / ${fmt(line.start)}`),
-    h("td", { class: "num" }, line.casualties ? `−${fmt(line.casualties)}` : "0"),
+    h("td", { class: "num" }, line.casualties === null || line.casualties === undefined ? "–" : line.casualties ? `−${fmt(line.casualties)}` : "0"),
     h("td", { class: ["level", lvl] }, line.status && line.status !== "active" ? line.status : line.level || ""));
 }
 
@@ -152,35 +152,39 @@ function fmt(n) {
   return Math.abs(v) >= 10 ? Math.round(v).toString() : v.toFixed(1).replace(/\.0$/, "");
 }
 
-/** Lines of a report: view.report (CombatReport JSON) or, at the end, the observation's units. */
+/** Rows of a report: view.report.units, or, at the end of the game, the observation's units. */
 export function reportLines(report, units) {
+  if (report && Array.isArray(report.units)) return report.units;
   if (report && Array.isArray(report.lines)) return report.lines;
-  return (units || []).map((u) => ({ unit: u.id, name: u.name, side: u.owner, strength: u.strength, start: u.start,
-    casualties: 0, level: u.level, status: u.status, infected: u.infected, owner: u.owner }));
+  return (units || []).map((u) => ({ unit: u.id, name: u.name, seat: u.owner, strength: u.strength, start: u.start,
+    casualties: null, level: u.level, status: u.status, infected: u.infected }));
 }
 
-const sideIndex = (line, names) => {
-  if (typeof line.side === "number") return line.side;
+const seatOf = (line) => {
+  if (typeof line.seat === "number") return line.seat;
   if (typeof line.owner === "number") return line.owner;
-  const s = String(line.side || "").toLowerCase();
-  if (s === "light") return 0;
-  if (s === "darkness") return 1;
-  const i = names.findIndex((n) => n.toLowerCase().includes(s));
-  return i < 0 ? 0 : i;
+  return String(line.side || "").toLowerCase() === "darkness" ? 1 : 0;
 };
 
-/** The health bars of both armies, then per-unit rows (VX-15-22). */
-export function reportBody(lines, names) {
+/** The health bars of both armies (the report's armies, else each unit's share averaged), then per-unit rows. */
+export function reportBody(lines, names, armies) {
   const sides = names.map((name, i) => {
-    const rows = lines.filter((l) => sideIndex(l, names) === i);
-    const strength = rows.reduce((t, l) => t + (Number(l.strength) || 0) / (Number(l.start) || 1), 0);
-    const start = rows.length;
-    return { name, rows, frac: start ? strength / start : 0 };
+    const rows = lines.filter((l) => seatOf(l) === i);
+    const army = Array.isArray(armies) ? armies.find((a) => a.seat === i) : null;
+    let frac;
+    if (army && typeof army.share === "number") frac = army.share;
+    else {
+      const total = rows.reduce((t, l) => t + (Number(l.strength) || 0) / (Number(l.start) || 1), 0);
+      frac = rows.length ? total / rows.length : 0;
+    }
+    const lost = army && typeof army.lost_this_turn === "number" && army.lost_this_turn > 0
+      ? ` · lost ${Math.round(army.lost_this_turn * 100)}% this turn` : "";
+    return { name: (army && army.name) || name, rows, frac, lost };
   });
   return [
     h("div", { class: "army-bars" }, sides.map((sd, i) => h("div", { class: ["army", `side-${i}`], testid: `report-army-${i}` },
       h("strong", {}, sd.name), bar(sd.frac, `${sd.name} ${Math.round(sd.frac * 100)}%`, "army-bar"),
-      h("span", { class: "muted" }, `${Math.round(sd.frac * 100)}% of its starting strength`)))),
+      h("span", { class: "muted" }, `${Math.round(sd.frac * 100)}% of its starting strength${sd.lost}`)))),
     ...sides.map((sd, i) => h("table", { class: ["report-table", `side-${i}`] },
       h("caption", {}, sd.name),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Unit"), h("th", { scope: "col" }, "Strength"),
@@ -195,7 +199,7 @@ export function showReport(report, names) {
     title: `Health bars${turn}`,
     testid: "report-modal",
     wide: true,
-    body: reportBody(reportLines(report), names),
+    body: reportBody(reportLines(report), names, report && report.armies),
     buttons: [{ label: "OK", value: true, kind: "primary huge", testid: "report-ok" }],
   }).done;
 }
@@ -261,7 +265,7 @@ export function showGameOver({ result, names, units, report, plague, title, onNe
   const body = [
     h("p", { class: "verdict", testid: "game-over-winner" }, winner ? `${winner} win${/s$/i.test(winner) ? "" : "s"}!` : "A draw."),
     result && result.reason ? h("p", { class: "muted", testid: "game-over-reason" }, String(result.reason)) : null,
-    ...reportBody(reportLines(null, units), names),
+    ...reportBody(reportLines(report, units), names, report && report.armies),
   ];
   if (Array.isArray(plague) && plague.length) {
     body.push(h("section", { class: "plague", testid: "plague-chain" }, h("h3", {}, "The plague"),

@@ -6,9 +6,10 @@ import { h, fill, icon } from "./dom.js";
 import { Board, TERRAIN, key } from "./board.js";
 import { TableSocket } from "./socket.js";
 import { renderCards } from "./cards.js";
-import { valkyrxCatalogue, spellInfo, exportRecord, humanise, traitsOf } from "./api.js";
+import { valkyrxCatalogue, spellInfo, exportRecord, humanise, traitsOf, listGames } from "./api.js";
 import { toast, modal, choose, confirmDialog } from "./ui.js";
 import * as panels from "./panels.js";
+import { describeStep } from "./logtext.js";
 
 const DEFAULT_NAMES = ["Forces of the Light", "Forces of Darkness"];
 const STEP_NAMES = {
@@ -25,22 +26,20 @@ const PHASE_NAMES = { deploy: "Deployment", first_mover: "First mover", movement
 const BANNER_MS = 6000;
 const ILLEGAL_MS = 2000;
 const TIMER_RED_S = 20;
-const ALT_DEFAULT = ["#2ecc40", "#ff2020"];
 
-/** A light as the board draws it; transient ones carry their expiry (performance.now() based). */
+/** A light as the board draws it: t0 is when it arrived; transient ones expire after delay + duration. */
 function normaliseLight(l, now) {
-  const colour = l.colour || l.color || "#ffffff";
-  let colours = Array.isArray(l.colours) ? l.colours : null;
-  if (!colours && typeof colour === "string" && colour.includes("/")) colours = colour.split("/").map((c) => c.trim());
-  if (!colours) colours = [l.colour ? colour : ALT_DEFAULT[0], l.colour2 || l.alt_colour || ALT_DEFAULT[1]];
+  const delay = Math.max(0, Number(l.delay_ms) || 0);
+  const duration = l.duration_ms ? Number(l.duration_ms) : null;
   return {
     cell: l.cell,
     effect: l.effect || "light",
-    colour: colour.includes("/") ? colours[0] : colour,
-    colours,
+    colour: l.colour || l.color || "#ffffff",
     pattern: l.pattern || "steady",
-    delay_ms: Number(l.delay_ms) || 0,
-    expires: l.duration_ms ? now + Number(l.duration_ms) : null,
+    delay_ms: delay,
+    duration_ms: duration,
+    t0: now,
+    expires: duration ? now + delay + duration : null,
   };
 }
 
@@ -68,7 +67,12 @@ export class TableScreen {
     this.socket = new TableSocket(tableId, token, (m) => this.onMessage(m), (st, d) => this.onState(st, d));
     this.socket.connect();
     this.tick = setInterval(() => this.everySecond(), 250);
+    this.scenarioTitles = new Map();
     valkyrxCatalogue().then(() => this.render());
+    listGames().then((games) => {
+      for (const g of games || []) for (const sc of g.scenarios || []) this.scenarioTitles.set(`${g.name}/${sc.name}`, sc.title);
+      this.render();
+    }).catch(() => { /* the lobby may be closed to this screen: keep the scenario's name */ });
   }
 
   // ---------------------------------------------------------------- layout
@@ -337,7 +341,9 @@ export class TableScreen {
     this.board.render({ units: obs.units || [], lights, mine: this.pickable(), selected: this.selected, targets, previews });
 
     // Header.
-    this.elTitle.textContent = `${obs.scenario ? humanise(obs.scenario) : "Table"} · ${this.tableId}`;
+    const title = this.scenarioTitles.get(`${obs.game}/${obs.scenario}`) || humanise(obs.scenario || "Table");
+    this.elTitle.textContent = title;
+    this.elTitle.title = `Table ${this.tableId}`;
     const step = STEP_NAMES[obs.step] || humanise(obs.step || "");
     const phase = PHASE_NAMES[obs.phase] || humanise(obs.phase || "");
     this.elPhase.textContent = obs.phase === "deploy" ? "Deployment" :
@@ -355,6 +361,7 @@ export class TableScreen {
     this.renderLegend(obs);
     this.renderPrompt();
     fill(this.elCards, renderCards({
+      cards: v.cards,
       units: obs.units || [], seat: v.seat, sideNames: names, actions: this.myTurn() ? this.actions() : [],
       selected: this.selected, onOrder: (type, u, extra) => this.cardOrder(type, u, extra),
     }));
@@ -378,8 +385,11 @@ export class TableScreen {
   }
 
   renderLog() {
-    const lines = (this.view && this.view.log) || [];
-    fill(this.elLog, lines.map((line) => h("li", {}, typeof line === "string" ? line : line.text || line.message || JSON.stringify(line))));
+    const steps = (this.view && this.view.log) || [];
+    const units = this.unitsById();
+    const name = (id) => (units.get(id) || { name: `unit ${id}` }).name;
+    const lines = steps.flatMap((st) => describeStep(st, name, this.names()));
+    fill(this.elLog, lines.slice(-120).map((line) => h("li", {}, line)));
     this.elLog.scrollTop = this.elLog.scrollHeight;
   }
 
@@ -663,16 +673,23 @@ export class TableScreen {
   }
 
   async moveTo(unit, cell) {
-    const kinds = this.selection && this.selection.unit === unit
-      ? [...new Set((this.selection.moves || []).filter((m) => key(m.to) === key(cell)).map((m) => m.kind))]
-      : [];
-    let kind = kinds[0] || "walk";
-    if (kinds.length > 1) {
-      kind = await choose("How does it go there?", kinds.map((k) => ({
+    const here = this.selection && this.selection.unit === unit
+      ? (this.selection.moves || []).filter((m) => key(m.to) === key(cell)) : [];
+    const byKind = new Map();
+    for (const m of here) if (!byKind.has(m.kind)) byKind.set(m.kind, m);
+    let kind = here.length ? here[0].kind : "walk";
+    if (byKind.size > 1) {
+      kind = await choose("How does it go there?", [...byKind.keys()].map((k) => ({
         label: MOVE_LABEL[k] || humanise(k), value: k, kind: "primary", testid: `move-kind-${k}`,
       })), "move-kind");
       if (!kind) return;
     }
+    const chosen = byKind.get(kind);
+    if (chosen && chosen.action) {
+      this.send(chosen.action);
+      return;
+    }
+    // Not a destination the table offered: send it anyway, the table refuses it and lights it red (VX-14-03).
     const action = { type: "move", unit, to: [cell[0], cell[1]] };
     if (kind === "charge") action.charge = true;
     if (kind === "fly") action.airborne = true;
@@ -804,15 +821,14 @@ function traitsFly(u) {
   return Boolean(u) && traitsOf(u.type).includes("flyer");
 }
 
-/** A short label for a preview's expected casualties, whatever its fields. */
+/** A short label for a preview's expected casualties: "−12 (30%)", and the attacker's own losses. */
 function previewText(expected) {
   if (expected === null || expected === undefined) return "?";
-  if (typeof expected === "number") return `≈${fmtNum(expected)}`;
-  const nums = Object.entries(expected).filter(([, v]) => typeof v === "number");
-  if (!nums.length) return "?";
-  const pick = nums.find(([k]) => /target|defender|them|inflicted/i.test(k)) || nums[0];
-  const back = nums.find(([k]) => /attacker|us|suffered|self/i.test(k) && k !== pick[0]);
-  return back ? `−${fmtNum(pick[1])} / −${fmtNum(back[1])}` : `−${fmtNum(pick[1])}`;
+  if (typeof expected === "number") return `−${fmtNum(expected)}`;
+  const cas = typeof expected.casualties === "number" ? `−${fmtNum(expected.casualties)}` : "?";
+  const share = typeof expected.share === "number" ? ` (${Math.round(expected.share * 100)}%)` : "";
+  const back = typeof expected.attacker_losses === "number" ? ` · us −${fmtNum(expected.attacker_losses)}` : "";
+  return `${cas}${share}${back}`;
 }
 
 function fmtNum(v) {
