@@ -130,6 +130,10 @@ class Screen:
                 return msg
         return self.until(pred, timeout)
 
+    def view_from(self, version: int, timeout: float = WAIT) -> JSON:
+        """The latest view of at least ``version`` (already received, or the next to come)."""
+        return self.wait_for(lambda m: m["type"] == "view" and m["version"] >= version, timeout)
+
     def quiet(self, seconds: float = 0.2) -> list[JSON]:
         """Every message arriving within ``seconds`` (none expected, usually)."""
         got: list[JSON] = []
