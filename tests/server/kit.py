@@ -177,6 +177,19 @@ def screen(c: TestClient, table_id: str, tok: str | None = None, **kw: Any) -> I
         yield s
 
 
+@contextmanager
+def pair(c: TestClient, made: JSON) -> Iterator[tuple[Screen, Screen]]:
+    """Both seats' own screens on a remote table, each past hello."""
+    tid = made["id"]
+    with screen(c, tid, seat_token(made, 0)) as s0, screen(c, tid, seat_token(made, 1)) as s1:
+        yield s0, s1
+
+
+def moving(seat: int) -> Callable[[JSON], bool]:
+    """A view of ``seat``'s movement phase."""
+    return lambda m: m["type"] == "view" and m["to_move"] == seat and m["observation"]["phase"] == "movement"
+
+
 def steps(c: TestClient, table_id: str) -> list[Any]:
     """The table's journalled steps, read from the journal itself."""
     return list(c.app.state.manager.journal.steps(table_id))  # type: ignore[attr-defined]

@@ -1,0 +1,89 @@
+"""The movement timer, kept by the server (VX-02-07, VX-15-08) and ended early by End Phase (VX-15-23)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .kit import JSON, create, moving, pair, screen, seat_token, serving, steps, to_movement
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def check_timer(view: JSON, seat: int, total: float) -> None:
+    """The view's timer: the mover's seat, a deadline on the server's clock, remaining <= total."""
+    timer = view["timer"]
+    assert timer is not None, view
+    assert timer["seat"] == seat
+    assert timer["total"] == total
+    assert 0 <= timer["remaining"] <= total
+    assert abs(timer["deadline"] - (time.time() + timer["remaining"])) < 1.0
+
+
+def test_the_movement_phase_ends_by_itself_when_the_timer_runs_out(tmp_path: Path) -> None:
+    """VX-02-07, VX-15-08: when the mover's time is up, the server ends the phase (origin "timer")."""
+    with serving(tmp_path) as c:
+        made = create(c, timer_seconds=0.5)
+        tid = made["id"]
+        with screen(c, tid, seat_token(made, 0)) as s0, screen(c, tid, seat_token(made, 1)) as s1:
+            first = s0.view_from(0)
+            assert first["timer"] is None  # no timer while deploying
+            start = to_movement(s0, s1)
+            mover = start["to_move"]
+            check_timer(start, mover, 0.5)
+            check_timer(s1.view_from(start["version"]), mover, 0.5)  # both screens see the mover's timer
+            n = len(steps(c, tid))
+            # Nobody acts: the phase ends by itself and the other seat moves.
+            after = s0.until(lambda m: m["type"] == "view" and m["version"] > start["version"], timeout=5)
+            assert after["to_move"] == 1 - mover and after["observation"]["phase"] == "movement"
+            check_timer(after, 1 - mover, 0.5)
+            assert after["timer"]["deadline"] > start["timer"]["deadline"]
+            row = steps(c, tid)[n]
+            assert (row.seat, row.action, row.origin) == (mover, {"type": "end_phase"}, "timer")
+            assert row.client_id is not None and row.client_id.startswith("timer:")
+            assert after["log"][-1]["action"] == {"type": "end_phase"} and after["log"][-1]["actor"] == mover
+
+
+def test_end_phase_before_the_deadline_stops_the_timer(tmp_path: Path) -> None:
+    """VX-15-23: End Phase ends the mover's phase at once; its timer never fires."""
+    total = 1.5
+    with serving(tmp_path) as c:
+        made = create(c, timer_seconds=total)
+        tid = made["id"]
+        with screen(c, tid, seat_token(made, 0)) as s0, screen(c, tid, seat_token(made, 1)) as s1:
+            start = to_movement(s0, s1)
+            began = time.monotonic()
+            first = start["to_move"]
+            check_timer(start, first, total)
+            screens = (s0, s1)
+            time.sleep(0.6)
+            v = screens[first].acted({"type": "end_phase"}, "end-first", first)
+            assert v["to_move"] == 1 - first
+            check_timer(v, 1 - first, total)  # the other seat's own full time
+            assert v["timer"]["deadline"] >= start["timer"]["deadline"] + 0.5
+            # Past the first mover's deadline (1.5 s), before the second's (about 2.1 s): nothing fires.
+            time.sleep(max(0.0, 1.85 - (time.monotonic() - began)))
+            assert [r.origin for r in steps(c, tid)].count("timer") == 0
+            second = screens[1 - first].acted({"type": "end_phase"}, "end-second", 1 - first)
+            assert [r.origin for r in steps(c, tid)].count("timer") == 0
+            assert second["observation"]["turn"] == 2 or second["observation"]["phase"] != "movement"
+            if second["observation"]["phase"] == "movement":  # the next turn's own timer, from its start
+                check_timer(second, second["to_move"], total)
+                assert second["timer"]["remaining"] > total - 0.5
+
+
+def test_no_timer_when_the_table_sets_none_or_for_the_bot(tmp_path: Path) -> None:
+    with serving(tmp_path) as c:
+        made = create(c, timer_seconds=0)
+        with pair(c, made) as (s0, s1):
+            assert to_movement(s0, s1)["timer"] is None
+        made = create(c, timer_seconds=5, seats=["bot", "human"])
+        with screen(c, made["id"], seat_token(made, 1)) as s1:
+            s1.wait_for(lambda m: m["type"] == "view" and m["to_move"] == 1)  # the bot has deployed
+            s1.acted({"type": "confirm"}, "c", 1)
+            v = s1.wait_for(moving(1))
+            check_timer(v, 1, 5)
+            timed = [m["timer"]["seat"] for m in s1.seen if m["type"] == "view" and m["timer"] is not None]
+            assert set(timed) == {1}  # only the human's phase is timed
