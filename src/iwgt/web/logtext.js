@@ -45,6 +45,7 @@ function describeAction(a, name) {
     case "quarry": return `${name(a.unit)} chooses her quarry`;
     case "tunnel": return `${name(a.unit)} tunnels`;
     case "surface": return `${name(a.unit)} surfaces`;
+    case "secret_order": return "gives a secret order";
     case "add_troops": return `brings ${name(a.unit)} onto the table at ${cellText(a.to)}`;
     default: return a.type ? humanise(a.type) : "";
   }

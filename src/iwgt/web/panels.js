@@ -100,20 +100,23 @@ export async function chooseCast(casts, units) {
   const mine = casts.filter((a) => a.unit === wizard);
   const spellIds = [...new Set(mine.map((a) => a.spell))];
   const w = units.get(wizard) || { name: `#${wizard}` };
-  const spell = await modal({
+  const dlg = modal({
     title: `${w.name}: which spell?`,
     testid: "cast-spell-dialog",
     dismissable: true,
     wide: true,
-    body: h("div", { class: "spell-grid" }, spellIds.map((id) => {
-      const sp = spellInfo(id);
-      return h("div", { class: ["spell-desc", sp.red && "red"] }, h("strong", {}, sp.name), h("span", { class: "spell-effect" }, sp.effect || ""));
-    })),
-    buttons: [
-      ...spellIds.map((id) => ({ label: spellInfo(id).name, value: id, kind: "primary", testid: `spell-${id}` })),
-      { label: "Cancel", value: undefined, testid: "cast-spell-cancel" },
-    ],
-  }).done;
+    buttons: [{ label: "Cancel", value: undefined, testid: "cast-spell-cancel" }],
+  });
+  dlg.body.append(h("div", { class: "spell-grid" }, spellIds.map((id) => {
+    const sp = spellInfo(id);
+    return h("button", { type: "button", class: ["spell", "castable", sp.red && "red"], testid: `spell-${id}`,
+      onclick: () => dlg.close(id) },
+    h("span", { class: "spell-name" }, sp.name),
+    sp.red ? h("span", { class: "red-mark" }, "Red") : null,
+    h("span", { class: "spell-effect" }, sp.effect || ""),
+    sp.range !== undefined ? h("span", { class: "spell-meta" }, `range ${sp.range}, ${sp.duration} turn${sp.duration === 1 ? "" : "s"}`) : null);
+  })));
+  const spell = await dlg.done;
   if (spell === undefined) return null;
   return { wizard, spell, actions: mine.filter((a) => a.spell === spell) };
 }
@@ -139,12 +142,13 @@ export function confirmCast(wizardName, spellId, target) {
 function reportRow(line) {
   const frac = line.start ? line.strength / line.start : 0;
   const lvl = String(line.level || "").toLowerCase();
-  return h("tr", { class: ["report-row", line.status !== "active" && "gone"], testid: `report-unit-${line.unit}` },
+  const gone = ["destroyed", "fled", "left"].includes(line.status);
+  return h("tr", { class: ["report-row", gone && "gone"], testid: `report-unit-${line.unit}` },
     h("th", { scope: "row" }, line.infected ? h("span", { class: "skull", "aria-label": "infected" }, icon("skull")) : null, line.name),
     h("td", { class: "bar-cell" }, bar(frac, `${line.name} ${Math.round(frac * 100)}%`)),
     h("td", { class: "num" }, `${fmt(line.strength)} / ${fmt(line.start)}`),
     h("td", { class: "num" }, line.casualties === null || line.casualties === undefined ? "–" : line.casualties ? `−${fmt(line.casualties)}` : "0"),
-    h("td", { class: ["level", lvl] }, line.status && line.status !== "active" ? line.status : line.level || ""));
+    h("td", { class: ["level", lvl] }, gone || line.status === "reserve" ? line.status : `${line.level || ""}${line.status === "routed" || line.routed ? " (routed)" : ""}`));
 }
 
 function fmt(n) {
