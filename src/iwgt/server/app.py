@@ -374,8 +374,12 @@ class Connection:
                 msg_id = msg.get("id")
                 if not self.limiter.allow():
                     raise _Refusal("rate_limited", "too many messages: wait a moment")
-                if msg_id is not None and (not isinstance(msg_id, str) or not 0 < len(msg_id) <= 64):
-                    raise _Refusal("malformed", "'id' must be a string of 1 to 64 characters")
+                # Ids with ':' are the server's own ("timer:42", "bot:42"): a client squatting one would
+                # have the timer's or the bot's step taken for a retry, and never applied.
+                if msg_id is not None and (
+                    not isinstance(msg_id, str) or not 0 < len(msg_id) <= 64 or ":" in msg_id
+                ):
+                    raise _Refusal("malformed", "'id' must be a string of 1 to 64 characters, without ':'")
                 await self._dispatch(msg)
             except _Refusal as exc:
                 self.error(exc.code, exc.message, msg_id, exc.lights)
