@@ -56,3 +56,18 @@ def test_two_bots_play_while_the_table_watches(tmp_path: Path) -> None:
             assert err["error"] == "unauthorized"
             watcher.send({"type": "quit", "id": "q"})
             assert watcher.until(lambda m: m["type"] == "error")["error"] == "unauthorized"
+
+
+def test_a_player_cannot_squat_the_bot_s_own_message_id(tmp_path: Path) -> None:
+    """The bot still moves when a player sends, before it, the id the bot will use."""
+    with serving(tmp_path) as c:
+        made = create(c, seats=["human", "bot"], seed=8)  # the Light (the human) moves first
+        tid = made["id"]
+        with screen(c, tid, seat_token(made, 0)) as s:
+            s.acted({"type": "confirm"}, "deploy", 0)
+            v = s.wait_for(moving(0))
+            answer = s.act({"type": "end_phase"}, f"bot:{v['version'] + 1}", 0)
+            assert answer["type"] == "error" and answer["error"] == "malformed"  # the server's own id
+            s.acted({"type": "end_phase"}, "end", 0)
+            s.until(lambda m: m["type"] == "view" and m["log"][-1]["actor"] == 1, timeout=10)
+            assert any(r.origin == "bot" for r in steps(c, tid)[v["version"] :])

@@ -219,6 +219,7 @@ def test_a_shared_screen_must_name_its_seat(tmp_path: Path) -> None:
         ),
         ('{"type": "act", "id": "m", "seat": 0, "action": {"type": "confirm", "extra": 1}}', "malformed"),
         ('{"type": "act", "id": 17, "seat": 0, "action": {"type": "confirm"}}', "malformed"),
+        ('{"type": "act", "id": "timer:1", "seat": 0, "action": {"type": "confirm"}}', "malformed"),
         ('{"type": "act", "id": "' + "i" * 65 + '", "seat": 0, "action": {"type": "confirm"}}', "malformed"),
         ('{"type": "select", "seat": 0, "unit": "three"}', "malformed"),
         ('{"type": "preview", "seat": 0, "action": 3}', "malformed"),

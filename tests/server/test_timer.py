@@ -87,3 +87,23 @@ def test_no_timer_when_the_table_sets_none_or_for_the_bot(tmp_path: Path) -> Non
             check_timer(v, 1, 5)
             timed = [m["timer"]["seat"] for m in s1.seen if m["type"] == "view" and m["timer"] is not None]
             assert set(timed) == {1}  # only the human's phase is timed
+
+
+def test_a_player_cannot_squat_the_timer_s_own_message_id(tmp_path: Path) -> None:
+    """VX-02-07: the timer ends the phase even if a player sends the id the timer will use."""
+    with serving(tmp_path) as c:
+        made = create(c, timer_seconds=0.5)
+        tid = made["id"]
+        with pair(c, made) as (s0, s1):
+            start = to_movement(s0, s1)
+            mover = start["to_move"]
+            s = (s0, s1)[mover]
+            v = s.last_view()
+            s.send({"type": "select", "seat": mover, "unit": v["options"]["movable"][0]})
+            move = s.until(lambda m: m["type"] == "selection")["moves"][0]["action"]
+            answer = s.act(move, f"timer:{v['version'] + 1}", mover)
+            assert answer["type"] == "error" and answer["error"] == "malformed"  # the server's own id
+            assert s.act(move, "mine", mover)["type"] == "ack"
+            ended = s.until(lambda m: m["type"] == "view" and m["to_move"] == 1 - mover, timeout=3)
+            assert ended["observation"]["phase"] == "movement"
+            assert [r.origin for r in steps(c, tid)].count("timer") == 1
