@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -217,8 +218,7 @@ class TableSession:
             state, events = self.game.apply(self.state, action)
             pending = _Pending()
             self._push(pending, seat, logged, state, origin, client_id)
-            state = self._roll_table_dice(state, pending, events, self.version + 1)
-            await self._commit(pending, state)
+            state = await self._roll_and_commit(state, pending, events)
             self._adopt(pending, logged, events, actor=seat)
             return Accepted(self.version)
 
@@ -236,8 +236,7 @@ class TableSession:
             state, events = self.game.apply(self.state, ChanceOutcome(face))
             pending = _Pending()
             self._push(pending, CHANCE, {"face": face}, state, "die", client_id)
-            state = self._roll_table_dice(state, pending, events, self.version + 1)
-            await self._commit(pending, state)
+            state = await self._roll_and_commit(state, pending, events)
             self._adopt(pending, None, events, actor=CHANCE)
             return Accepted(self.version)
 
@@ -283,6 +282,21 @@ class TableSession:
             state, more = self.game.apply(state, ChanceOutcome(face))
             events.extend(more)
             self._push(pending, CHANCE, {"face": face}, state, "auto", None)
+        return state
+
+    async def _roll_and_commit(self, state: Any, pending: _Pending, events: list[Event]) -> Any:
+        """Roll the table's dice after a step and commit it all; a failed commit gives the rolls back.
+
+        Otherwise the live dice would run ahead of the journal, and the table could not be resumed
+        ("step N re-rolled 2, not 1") after the next restart.
+        """
+        dice = copy.deepcopy(self.dice)
+        try:
+            state = self._roll_table_dice(state, pending, events, self.version + 1)
+            await self._commit(pending, state)
+        except Exception:
+            self.dice = dice
+            raise
         return state
 
     async def _commit(self, pending: _Pending, state: Any) -> None:
