@@ -188,7 +188,7 @@ export async function showLobby(root) {
       if (!link) return h("div", { class: "invite-row" }, h("strong", {}, name), h("span", { class: "muted" }, "played by the table bot"));
       return h("div", { class: "invite-row", testid: `invite-${i}` },
         h("strong", {}, name),
-        h("input", { class: "link-field", readonly: true, value: link, "aria-label": `Invitation link for ${name}` }),
+        h("input", { class: "link-field", readonly: true, value: link, testid: `invite-link-${i}`, "aria-label": `Invitation link for ${name}` }),
         h("button", { type: "button", class: "btn secondary", testid: `copy-link-${i}`,
           onclick: async () => toast((await copy(link)) ? "Link copied." : "Copy failed: select the link and copy it.") }, "Copy"),
         h("button", { type: "button", class: "btn primary", testid: `open-seat-${i}`, onclick: () => location.assign(link) }, "Play here"));
@@ -245,12 +245,17 @@ export async function showLobby(root) {
       return;
     }
     const gameTitle = (name) => (state.games.find((g) => g.name === name) || { title: name }).title;
+    const scenarioTitle = (game, name) => {
+      const g = state.games.find((x) => x.name === game);
+      const sc = g && (g.scenarios || []).find((x) => x.name === name);
+      return sc ? sc.title : name;
+    };
     fill(savedList, tables.map((t) => {
       const link = resumeLink(t);
       const when = t.created ? new Date(typeof t.created === "number" ? t.created * 1000 : t.created) : null;
       return h("div", { class: "saved-row", testid: `saved-${t.id}`, role: "group", "aria-label": `Table ${t.id}` },
         h("div", { class: "saved-info" },
-          h("strong", {}, `${gameTitle(t.game)}: ${t.scenario}`),
+          h("strong", {}, `${gameTitle(t.game)}: ${scenarioTitle(t.game, t.scenario)}`),
           h("span", { class: "muted" }, [
             t.id, when && !Number.isNaN(when.getTime()) ? when.toLocaleString() : null,
             t.status, t.turn !== undefined ? `turn ${t.turn}` : null, t.mode,
