@@ -11,7 +11,8 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from tests.games.valkyrx.kit import scenario_text
 
-import iwgt.games  # noqa: F401  (registers every game)
+import iwgt.games
+import iwgt.server.app
 from iwgt.core.registry import get_game
 from iwgt.server.journal import Journal, TableRow, now
 from iwgt.table.lights import PALETTE
@@ -50,6 +51,20 @@ def test_hello_must_come_first(tmp_path: Path) -> None:
                 s.recv()
             assert closed.value.code == 1008
         assert steps(c, made["id"]) == []
+
+
+def test_a_silent_socket_is_closed_after_the_hello_delay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(iwgt.server.app, "HELLO_SECONDS", 0.3)
+    with serving(tmp_path) as c:
+        made = create(c)
+        with screen(c, made["id"]) as s:
+            err = s.expect("error", timeout=5)
+            assert err["error"] == "unauthorized" and "hello" in err["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                s.recv(5)
+            assert closed.value.code == 1008
 
 
 @pytest.mark.parametrize("tok", ["", "nope", "x" * 32])
