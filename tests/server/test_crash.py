@@ -273,6 +273,8 @@ def test_every_acknowledged_action_survives_a_sigkill(tmp_path: Path) -> None:
         time.sleep(0.05)
         again = asyncio.run(one_view(base, idle["id"], tok))
         assert without_remaining(again) == without_remaining(first)
+        assert asyncio.run(oversized_frame(base, idle)) == 1009  # "message too big": the socket closes
+        assert asyncio.run(one_view(base, idle["id"], tok))["version"] == first["version"]  # nothing changed
         asyncio.run(play_until_killed(base, tables, proc))
         assert proc.returncode == -signal.SIGKILL
         before = {p.table["id"]: asyncio.run(one_view_safe(base, p)) for p in tables}
@@ -321,6 +323,17 @@ def test_every_acknowledged_action_survives_a_sigkill(tmp_path: Path) -> None:
         assert {k: v for k, v in after.items() if k not in strip} == {
             k: v for k, v in first.items() if k not in strip
         }
+
+
+async def oversized_frame(base: str, made: JSON) -> int | None:
+    """Send a frame over 64 KiB (uvicorn's ws_max_size): the server closes the socket; its close code."""
+    s = await Socket.open(base, made["id"], seat_token(made, 0))
+    await s.send({"type": "ping", "pad": "x" * (70 * 1024)})
+    try:
+        while True:
+            await s.recv()
+    except ConnectionClosed:
+        return s.ws.close_code
 
 
 async def confirm_both(base: str, made: JSON) -> None:
