@@ -309,7 +309,10 @@ class Connection:
             pump.cancel()
 
     async def _receive(self) -> Any:
-        raw = await self.ws.receive_text()
+        try:
+            raw = await self.ws.receive_text()
+        except KeyError:  # Starlette's receive_text on a binary frame; at hello it escaped the handler
+            raise _Refusal("malformed", "a message is a JSON text frame, not a binary one") from None
         if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
             raise _Refusal("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
         try:
