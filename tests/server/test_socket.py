@@ -257,6 +257,24 @@ def test_malformed_messages_get_a_structured_error_and_change_nothing(
             assert s.expect("pong")
 
 
+def test_a_binary_frame_is_refused_as_malformed(tmp_path: Path) -> None:
+    with serving(tmp_path) as c:
+        made = create(c)
+        with screen(c, made["id"]) as s:  # at hello: refused, and the socket closes
+            s.ws.send_bytes(json.dumps({"type": "hello", "token": seat_token(made, 0)}).encode())
+            assert s.expect("error")["error"] == "malformed"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                s.recv()
+            assert closed.value.code == 1008
+        with screen(c, made["id"], seat_token(made, 0)) as s:  # later: refused, and the socket serves on
+            s.ws.send_bytes(b'{"type": "act", "id": "b", "seat": 0, "action": {"type": "confirm"}}')
+            err = s.expect("error")
+            assert err["error"] == "malformed" and "binary" in err["message"]
+            unchanged(c, made["id"], 0, s)
+            s.send({"type": "ping"})
+            assert s.expect("pong")
+
+
 def test_a_message_over_16_kib_is_too_large(tmp_path: Path) -> None:
     with serving(tmp_path) as c:
         made = create(c)
