@@ -210,6 +210,7 @@ export class Board {
   }
 
   renderUnits(units, mine, selected, ownerSeat) {
+    const lifted = this.drag && this.drag.moving ? this.drag.unitEl.getAttribute("transform") : null;
     this.gUnits.replaceChildren();
     for (const u of units) {
       if (!u.cell || u.status !== "active") continue;
@@ -254,6 +255,15 @@ export class Board {
       if (u.infected) g.append(s("text", { x: -30, y: -16, class: "skull-mark" }, "\u2620"));
       this.gUnits.append(g);
     }
+    if (lifted) {
+      const g = this.gUnits.querySelector(`[data-unit="${this.drag.unit}"]`);
+      if (g) {
+        g.setAttribute("transform", lifted);
+        g.classList.add("dragging");
+        this.gUnits.append(g);
+        this.drag.unitEl = g;
+      }
+    }
   }
 
   svgPoint(e) {
@@ -288,9 +298,12 @@ export class Board {
     if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START_PX) return;
     if (!d.moving) {
       d.moving = true;
+      this.handlers.onPick(d.unit); // may redraw the units: the lifted counter is found again below
+    }
+    if (!d.unitEl.isConnected) d.unitEl = this.gUnits.querySelector(`[data-unit="${d.unit}"]`) || d.unitEl;
+    if (!d.unitEl.classList.contains("dragging")) {
       d.unitEl.classList.add("dragging");
       this.gUnits.append(d.unitEl); // on top of the others while lifted
-      this.handlers.onPick(d.unit);
     }
     const [x, y] = this.svgPoint(e);
     d.unitEl.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(1.12)`);
