@@ -71,7 +71,15 @@ def game_data(name: str) -> JSON | None:
         ],
         "packs": {wizard: list(pack) for wizard, pack in data.packs.items()},
         "units": {
-            t.id: {"name": t.name, "character": t.is_character, "flyer": t.has("flyer")}
+            t.id: {
+                "name": t.name,
+                "character": t.is_character,
+                "flyer": t.has("flyer"),
+                "wizard": t.has("wizard"),
+                "master": t.has("master_wizard"),
+                "stealth": t.has("stealth"),
+                "burrower": t.has("burrower"),
+            }
             for t in unit_types().values()
         },
     }
