@@ -91,7 +91,7 @@ def end_phases_until(s0: Screen, s1: Screen, stop: Any, limit: int = 40) -> JSON
 
 def test_the_darkness_never_sees_the_hidden_grima_her_quarry_or_the_lights_spells(tmp_path: Path) -> None:
     with serving(tmp_path) as c:
-        made = create(c, scenario="sorcery", seed=7)
+        made = create(c, scenario="sorcery", seed=7, timer_seconds=600)  # views carry a timer too
         tid = made["id"]
         with screen(c, tid, seat_token(made, 0)) as s0, screen(c, tid, seat_token(made, 1)) as s1:
             light_ids = {u["id"] for u in s0.last_view()["observation"]["units"] if u["owner"] == 0}
@@ -158,7 +158,6 @@ def test_the_darkness_never_sees_the_hidden_grima_her_quarry_or_the_lights_spell
                 assert not leaks(msg, hidden_cells, light_ids), leaks(msg, hidden_cells, light_ids)
                 checked += 1
             assert checked >= 10
-            print(f"checked {checked} messages; hidden cells {sorted(hidden_cells)}; stop {stop}")
             # And from the very start: never her quarry, never the Light's chosen spells.
             for msg in s1.seen:
                 found = [x for x in leaks(msg, set(), light_ids) if "cell" not in x]
