@@ -43,3 +43,20 @@ def test_the_movement_timer_wakes_up_after_a_restart(tmp_path: Path) -> None:
             assert 0 < v["timer"]["remaining"] <= 0.8
             s0.until(lambda m: m["type"] == "view" and m["to_move"] == 1 - mover, timeout=5)
         assert [r.origin for r in steps(c, tid)].count("timer") >= 1
+
+
+def test_a_retried_id_is_still_applied_once_after_a_restart(tmp_path: Path) -> None:
+    """A screen resends its unacknowledged acts on reconnection: the journal remembers their ids."""
+    with serving(tmp_path) as c:
+        made = create(c)
+        tid = made["id"]
+        with pair(c, made) as (s0, s1):
+            mover = to_movement(s0, s1)["to_move"]
+            first = (s0, s1)[mover].act({"type": "end_phase"}, "c-lost-ack", mover)
+            assert first["type"] == "ack"
+            n = len(steps(c, tid))
+    with serving(tmp_path) as c:
+        with pair(c, made) as (s0, s1):
+            again = (s0, s1)[mover].act({"type": "end_phase"}, "c-lost-ack", mover)
+            assert again == first
+        assert len(steps(c, tid)) == n
