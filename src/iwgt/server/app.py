@@ -70,9 +70,12 @@ def _is_local(host: str | None) -> bool:
     if host is None:
         return False
     try:
-        return ipaddress.ip_address(host).is_loopback
+        addr = ipaddress.ip_address(host)
     except ValueError:
         return host == "localhost"
+    # A server listening on "::" sees this machine's IPv4 clients as ::ffff:127.0.0.1 (not loopback to 3.11).
+    mapped = getattr(addr, "ipv4_mapped", None)
+    return addr.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
