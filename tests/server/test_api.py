@@ -315,6 +315,8 @@ def test_the_lobby_refuses_a_remote_client_unless_open(tmp_path: Path) -> None:
     with serving(tmp_path, open_lobby=True) as c:
         made = create(c)
         record = c.get(f"/api/tables/{made['id']}/record").json()
+    with serving(tmp_path, open_lobby=False, client=("::ffff:203.0.113.9", 5000)) as c:
+        assert c.get("/api/tables").status_code == 403  # a mapped remote address is still remote
     with serving(tmp_path, open_lobby=False, client=("203.0.113.9", 5000)) as c:
         calls = [
             c.get("/api/tables"),
@@ -331,7 +333,7 @@ def test_the_lobby_refuses_a_remote_client_unless_open(tmp_path: Path) -> None:
         assert c.get("/api/games").status_code == 200  # the cards are no secret
         with screen(c, made["id"], seat_token(made, 0)) as s0:  # an invitation link still joins
             assert s0.last_view()["seat"] == 0
-    for local in ("127.0.0.1", "::1"):
+    for local in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"):  # the last: a server on "::"
         with serving(tmp_path, open_lobby=False, client=(local, 5000)) as c:
             assert c.get("/api/tables").status_code == 200
             assert c.get(f"/api/tables/{made['id']}").status_code == 200
