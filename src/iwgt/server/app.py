@@ -287,6 +287,11 @@ class Connection:
     async def _pump(self) -> None:
         while (message := await self.outbox.get()) is not None:
             await self.ws.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            if message.get("type") == "closed":  # the table was deleted or quit: nothing more to say
+                self.close_code, self.close_reason = 1000, "the table is closed"
+                if self.table is not None and self.screen is not None:
+                    self.table.screens.discard(self.screen)
+                break
         await self.ws.close(code=self.close_code, reason=self.close_reason)
 
     def error(self, code: str, message: str, msg_id: Any = None, lights: list[JSON] | None = None) -> None:

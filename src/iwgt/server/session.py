@@ -452,9 +452,14 @@ class TableSession:
             if self.version != version or self.bot_seat() != seat:
                 continue  # the table moved on meanwhile (a timer, a quit): think again
             try:
-                await self.act(seat, self.game.action_to_json(action), f"bot:{version}", origin="bot")
+                accepted = await self.act(
+                    seat, self.game.action_to_json(action), f"bot:{version}", origin="bot"
+                )
             except GameError as exc:
                 log.error("table %s: the bot's action was refused: %s", self.row.id, exc.message)
+                return
+            if accepted.repeated:  # never expected (ids with ':' are the table's own): do not spin
+                log.error("table %s: the bot's action at %d was already journalled", self.row.id, version)
                 return
             self.after_step(schedule=False)
 

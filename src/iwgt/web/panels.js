@@ -267,7 +267,7 @@ export function showGameOver({ result, names, units, report, plague, title, onNe
   const byId = new Map((units || []).map((u) => [u.id, u]));
   const nameOf = (id) => (byId.get(id) || { name: `#${id}` }).name;
   const body = [
-    h("p", { class: "verdict", testid: "game-over-winner" }, winner ? `${winner} win${/s$/i.test(winner) ? "" : "s"}!` : "A draw."),
+    h("p", { class: "verdict", testid: "game-over-winner" }, winner ? `${winner} win!` : "A draw."),
     result && result.reason ? h("p", { class: "muted", testid: "game-over-reason" }, String(result.reason)) : null,
     ...reportBody(reportLines(report, units), names, report && report.armies),
   ];

@@ -259,8 +259,13 @@ export class TableScreen {
   }
 
   closeTransientDialogs() {
-    for (const el of document.querySelectorAll('.backdrop[data-testid="wizard-dialog"], .backdrop[data-testid="cast-spell-dialog"], .backdrop[data-testid="cast-confirm-dialog"], .backdrop[data-testid="move-kind"], .backdrop[data-testid="options-menu"], .backdrop[data-testid="add-troops-dialog"], .backdrop[data-testid="quarry-dialog"]')) {
-      el.remove();
+    // Choices made stale by a new phase close as cancelled (their promises settle). The Options menu stays:
+    // Quit Game is always valid, and End Phase is checked by the server when tapped.
+    const stale = ["wizard-dialog", "cast-spell-dialog", "cast-confirm-dialog", "move-kind", "add-troops-dialog",
+      "quarry-dialog"].map((t) => `.backdrop[data-testid="${t}"]`).join(", ");
+    for (const el of document.querySelectorAll(stale)) {
+      if (typeof el.iwgtClose === "function") el.iwgtClose(undefined);
+      else el.remove();
     }
   }
 

@@ -26,6 +26,7 @@ export function modal(opts) {
   const box = h("div", { class: ["dialog", opts.wide && "wide", opts.className], role: "dialog", "aria-modal": "true",
     "aria-labelledby": titleId });
   const backdrop = h("div", { class: "backdrop", testid: opts.testid || "dialog" }, box);
+  backdrop.iwgtClose = (value) => close(value); // lets the table close a stale dialog and settle its promise
   box.append(h("h2", { id: titleId, class: "dialog-title" }, opts.title));
   const body = h("div", { class: "dialog-body" });
   if (opts.body) body.append(...[opts.body].flat());
