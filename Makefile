@@ -36,6 +36,7 @@ test: lint browser
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
