@@ -315,7 +315,7 @@ def serve(
     import uvicorn
     from platformdirs import user_data_path
 
-    from iwgt.server.app import MAX_FRAME_BYTES, Settings, create_app
+    from iwgt.server.app import MAX_FRAME_BYTES, Settings, create_app, tune_gc
 
     folder = data if data is not None else user_data_path("iwgt", appauthor=False)
     settings = Settings(
@@ -324,7 +324,18 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print(f"[bold]The Intelligent Wargames Table[/] is open at [link]http://{shown}:{port}/[/link]")
     console.print(f"games are saved in {settings.journal_path}; stop with Ctrl+C")
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=MAX_FRAME_BYTES, log_level="warning")
+    asgi = create_app(settings)
+    tune_gc()
+    # No per-message compression: a view is rebuilt for every step, and deflating it cost more CPU than the
+    # bytes it saves on a table's own network.
+    uvicorn.run(
+        asgi,
+        host=host,
+        port=port,
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
 
 
 def main() -> None:

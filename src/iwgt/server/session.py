@@ -49,6 +49,7 @@ class Batch:
     actor: Seat
     action: JSON | None  # None for a die entered by a player
     events: list[Event]
+    seen: dict[Seat | None, JSON] = field(default_factory=dict)  # its log entry per seat, built once
 
 
 @dataclass(slots=True)
@@ -335,20 +336,23 @@ class TableSession:
 
     def log_for(self, seat: Seat | None) -> list[JSON]:
         """The recent steps as the seat may see them: secret orders masked, hidden events left out."""
-        out: list[JSON] = []
-        for b in self.history:
+        return [self._entry(b, seat) for b in self.history]
+
+    def _entry(self, b: Batch, seat: Seat | None) -> JSON:
+        """A step's log entry for a seat; built once, since a journalled step never changes."""
+        entry = b.seen.get(seat)
+        if entry is None:
             action = None
             if b.action is not None and b.actor != CHANCE:
                 action = self.game.action_view(self.game.action_from_json(b.action), b.actor, seat)
-            out.append(
-                {
-                    "version": b.version,
-                    "actor": b.actor,
-                    "action": action,
-                    "events": [e.to_json() for e in visible_events(b.events, seat)],
-                }
-            )
-        return out
+            entry = {
+                "version": b.version,
+                "actor": b.actor,
+                "action": action,
+                "events": [e.to_json() for e in visible_events(b.events, seat)],
+            }
+            b.seen[seat] = entry
+        return entry
 
     def record(self) -> GameRecord:
         """The whole record (hidden facts included): the table owner's export."""

@@ -17,7 +17,8 @@ def view_for(table: TableSession, seat: Seat | None) -> JSON:
         options = adapter.options(game, state, seat)
     else:
         options = {"movable": [], "actions": []}
-    events = [e.to_json() for e in table.last_events(seat)]
+    log = table.log_for(seat)
+    events = log[-1]["events"] if log else []  # the last step's events, as this seat may see them
     lights = adapter.lights(obs, events, seat, movable=options["movable"])
     die = table.awaited_die()
     return {
@@ -30,7 +31,7 @@ def view_for(table: TableSession, seat: Seat | None) -> JSON:
         "options": options,
         "lights": [light.to_json() for light in lights],
         "events": events,
-        "log": table.log_for(seat),
+        "log": log,
         "cards": adapter.cards(obs, seat),
         "report": adapter.report(obs, events),
         "timer": None if table.timer is None else table.timer.to_json(),
