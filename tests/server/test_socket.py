@@ -415,10 +415,9 @@ def test_quit_closes_every_screen_and_the_table(tmp_path: Path) -> None:
             assert ack == {"type": "ack", "id": "q", "version": 1}
             for s in (s0, s1, shared):
                 assert s.until(lambda m: m["type"] == "closed")["reason"]
-            err = s0.act({"type": "confirm"}, "after", 1)
-            assert err["type"] == "error"
-            err = shared.act({"type": "confirm"}, "after", 1)
-            assert err["error"] == "over"
+                with pytest.raises(WebSocketDisconnect) as gone:  # then the server closes the socket
+                    s.recv(5)
+                assert gone.value.code == 1000
         summary = c.get(f"/api/tables/{tid}").json()
         assert summary["status"] == "quit" and summary["steps"] == 1
         assert c.app.state.manager.journal.table(tid).status == "quit"  # type: ignore[attr-defined]

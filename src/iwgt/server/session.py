@@ -26,7 +26,7 @@ from iwgt.server.writer import JournalWriter
 
 log = logging.getLogger("iwgt.server")
 
-LOG_BATCHES = 40
+LOG_BATCHES = 20
 """How many recent steps (a player's action with the dice that followed it) a view's log shows."""
 
 TIMED_PHASES: dict[str, tuple[str, JSON]] = {"valkyrx": ("movement", {"type": "end_phase"})}
