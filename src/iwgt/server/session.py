@@ -184,7 +184,7 @@ class TableSession:
         """The dice a new table rolls before anyone acts (none in the shipped games, but allowed)."""
         pending = _Pending()
         events: list[Event] = []
-        self.state = self._roll_table_dice(self.state, pending, events, self.version)
+        self.state = self._roll_table_dice(self.state, pending, events)
         self._adopt(pending, None, events)
         return pending.rows
 
@@ -272,7 +272,7 @@ class TableSession:
         pending.rows.append(StepRow(seq, seat, action, d, origin, client_id))
         pending.record_steps.append(Step(seat, action, d))
 
-    def _roll_table_dice(self, state: Any, pending: _Pending, events: list[Event], _base: int) -> Any:
+    def _roll_table_dice(self, state: Any, pending: _Pending, events: list[Event]) -> Any:
         """Answer chance nodes with the table's dice, unless the players roll this one by hand."""
         while self.game.to_move(state) == CHANCE:
             die = self.game.chance_outcomes(state)
@@ -293,7 +293,7 @@ class TableSession:
         """
         dice = copy.deepcopy(self.dice)
         try:
-            state = self._roll_table_dice(state, pending, events, self.version + 1)
+            state = self._roll_table_dice(state, pending, events)
             await self._commit(pending, state)
         except Exception:
             self.dice = dice
