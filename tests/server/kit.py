@@ -33,10 +33,14 @@ def settings(data_dir: Path, **changes: Any) -> Settings:
 
 
 @contextmanager
-def serving(data_dir: Path, *, client: tuple[str, int] | None = None, **changes: Any) -> Iterator[TestClient]:
+def serving(
+    data_dir: Path, *, client: tuple[str, int] | None = None, base_url: str | None = None, **changes: Any
+) -> Iterator[TestClient]:
     """A TestClient on a fresh app, its lifespan running (journal open, timers and bots alive)."""
     app = create_app(settings(data_dir, **changes))
     kw: JSON = {} if client is None else {"client": client}
+    if base_url is not None:
+        kw["base_url"] = base_url
     with TestClient(app, **kw) as c:
         yield c
 

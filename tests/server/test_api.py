@@ -334,10 +334,18 @@ def test_the_lobby_refuses_a_remote_client_unless_open(tmp_path: Path) -> None:
         with screen(c, made["id"], seat_token(made, 0)) as s0:  # an invitation link still joins
             assert s0.last_view()["seat"] == 0
     for local in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"):  # the last: a server on "::"
-        with serving(tmp_path, open_lobby=False, client=(local, 5000)) as c:
+        with serving(tmp_path, open_lobby=False, client=(local, 5000), base_url="http://localhost:8000") as c:
             assert c.get("/api/tables").status_code == 200
             assert c.get(f"/api/tables/{made['id']}").status_code == 200
-    with serving(tmp_path, open_lobby=False, client=("127.0.0.1", 5000)) as c:
+    # DNS rebinding: a loopback client that asked for another site's name is refused.
+    with serving(
+        tmp_path, open_lobby=False, client=("127.0.0.1", 5000), base_url="http://evil.example:8000"
+    ) as c:
+        assert c.get("/api/tables").status_code == 403
+        assert "localhost" in c.get("/api/tables").json()["message"]
+    with serving(
+        tmp_path, open_lobby=False, client=("127.0.0.1", 5000), base_url="http://127.0.0.1:8000"
+    ) as c:
         assert c.post("/api/tables", json={"scenario": "skirmish"}).status_code == 201
         assert c.delete(f"/api/tables/{made['id']}").status_code == 204
 

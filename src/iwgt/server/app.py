@@ -38,6 +38,9 @@ MAX_MESSAGE_BYTES = 16 * 1024
 MAX_FRAME_BYTES = 64 * 1024
 """Frames larger than this close the socket (uvicorn's ``ws_max_size``)."""
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+"""The host names the lobby answers to without --open-lobby."""
+
 HELLO_SECONDS = 10.0
 """How long a new socket may wait before it says hello."""
 
@@ -145,8 +148,14 @@ def create_app(settings: Settings) -> FastAPI:
         app.mount("/static", StaticFiles(directory=web), name="static")
 
     def lobby(request: Request) -> None:
-        if not settings.open_lobby and not _is_local(request.client.host if request.client else None):
+        if settings.open_lobby:
+            return
+        if not _is_local(request.client.host if request.client else None):
             raise HTTPException(403, "the lobby answers only on the table's own machine (see --open-lobby)")
+        # A loopback client must also have asked for a loopback name: a page of another site whose name was
+        # rebound to 127.0.0.1 (DNS rebinding) would otherwise read every table's credentials.
+        if urlsplit("//" + request.headers.get("host", "")).hostname not in LOOPBACK_NAMES:
+            raise HTTPException(403, "open the lobby as localhost or 127.0.0.1 (see --open-lobby)")
 
     def table_or_404(table_id: str) -> TableSession:
         try:
@@ -375,7 +384,13 @@ class Connection:
             self.error("unauthorized", "that credential does not open this table")
             return False
         self.table = table
-        self.screen = Screen(frozenset(seats), self.send)
+        # A client id is the screen's own: two credentials sending the same id are two messages.
+        tag = (
+            "table"
+            if self.manager.is_table_token(table, token)
+            else "seat" + "-".join(map(str, sorted(seats)))
+        )
+        self.screen = Screen(frozenset(seats), self.send, tag=tag)
         self.send(
             {
                 "type": "welcome",
@@ -420,6 +435,12 @@ class Connection:
                     log.exception("unexpected failure on a message")
                 self.error(err.code, err.message, msg_id)
 
+    def _client_id(self, msg: JSON) -> str | None:
+        """The message's id as the journal keeps it: prefixed by the credential that sent it."""
+        assert self.screen is not None
+        msg_id = msg.get("id")
+        return None if msg_id is None else f"{self.screen.tag}/{msg_id}"
+
     def _seat(self, msg: JSON) -> int:
         assert self.screen is not None
         seat = msg.get("seat")
@@ -441,7 +462,7 @@ class Connection:
             seat = self._seat(msg)
             action = msg.get("action")
             try:
-                accepted = await table.act(seat, action, msg.get("id"))
+                accepted = await table.act(seat, action, self._client_id(msg))
             except GameError as exc:
                 raise _Refusal(exc.code, exc.message, _illegal_lights(table, seat, action)) from None
             self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
@@ -453,7 +474,7 @@ class Connection:
         elif kind == "die":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator does not roll the dice")
-            accepted = await table.enter_die(msg.get("face"), msg.get("id"))
+            accepted = await table.enter_die(msg.get("face"), self._client_id(msg))
             self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
             if accepted.repeated:
                 self._send_view()

@@ -11,13 +11,13 @@ import contextlib
 import copy
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from iwgt.core.chance import Die, SeededDice
 from iwgt.core.digest import digest
-from iwgt.core.errors import GameError, IllegalAction, MalformedAction
+from iwgt.core.errors import GameError, MalformedAction
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Seat, visible_events
 from iwgt.core.record import GameRecord, Step
 from iwgt.core.registry import AnyGame, get_game
@@ -219,8 +219,7 @@ class TableSession:
             state, events = self.game.apply(self.state, action)
             pending = _Pending()
             self._push(pending, seat, logged, state, origin, client_id)
-            state = await self._roll_and_commit(state, pending, events)
-            self._adopt(pending, logged, events, actor=seat)
+            await _uncancellable(self._commit_and_adopt(state, pending, events, logged, seat))
             return Accepted(self.version)
 
     async def enter_die(self, face: Any, client_id: str | None) -> Accepted:
@@ -237,8 +236,7 @@ class TableSession:
             state, events = self.game.apply(self.state, ChanceOutcome(face))
             pending = _Pending()
             self._push(pending, CHANCE, {"face": face}, state, "die", client_id)
-            state = await self._roll_and_commit(state, pending, events)
-            self._adopt(pending, None, events, actor=CHANCE)
+            await _uncancellable(self._commit_and_adopt(state, pending, events, None, CHANCE))
             return Accepted(self.version)
 
     async def quit(self) -> None:
@@ -284,6 +282,13 @@ class TableSession:
             events.extend(more)
             self._push(pending, CHANCE, {"face": face}, state, "auto", None)
         return state
+
+    async def _commit_and_adopt(
+        self, state: Any, pending: _Pending, events: list[Event], action: JSON | None, actor: Seat
+    ) -> None:
+        """Roll, commit and take the new state in memory: one piece that no cancellation may split."""
+        await self._roll_and_commit(state, pending, events)
+        self._adopt(pending, action, events, actor=actor)
 
     async def _roll_and_commit(self, state: Any, pending: _Pending, events: list[Event]) -> Any:
         """Roll the table's dice after a step and commit it all; a failed commit gives the rolls back.
@@ -397,7 +402,8 @@ class TableSession:
         mover: Seat = m if isinstance(m, int) else (seat if seat is not None else 0)
         key = (turn, mover, obs_phase)
         if self.timer is not None and self.timer.key == key:
-            if self.timer.expired and seat == mover:
+            running = self._timer_task is not None and not self._timer_task.done()
+            if self.timer.expired and seat == mover and not running:
                 self._schedule_timeout(0.0)
             return False
         self._cancel_timer()
@@ -521,10 +527,31 @@ class TableSession:
         }
 
 
+async def _uncancellable(coro: Coroutine[Any, Any, None]) -> None:
+    """Run a commit to its end even if the caller is cancelled meanwhile (a timer replaced, a table deleted).
+
+    A cancelled caller would otherwise leave a step in the journal but not in memory; the caller's own
+    cancellation is raised once the work is done.
+    """
+    task = asyncio.ensure_future(coro)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            cancelled = True
+            continue
+        break
+    if cancelled:
+        raise asyncio.CancelledError
+
+
 def refuse(exc: Exception) -> TableError | GameError:
     """Any failure to understand a message as a GameError with a code (never a stack trace to a client)."""
     if isinstance(exc, GameError):
         return exc
     if isinstance(exc, KeyError | TypeError | ValueError):
         return MalformedAction(f"the action could not be read: {exc}")
-    return IllegalAction(str(exc))
+    return TableError("internal", "the table could not take this message; nothing changed")

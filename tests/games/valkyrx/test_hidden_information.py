@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conformance.test_conformance import trajectory
+from tests.games.valkyrx.kit import cell, position, tweak
 
 from iwgt.core.digest import canonical_json
-from iwgt.core.errors import GameError
+from iwgt.core.errors import GameError, IllegalAction
 from iwgt.core.protocol import visible_events
 from iwgt.games.valkyrx.actions import Move, SetQuarry, Tunnel
 from iwgt.games.valkyrx.game import ValkyrxGame
@@ -146,3 +148,17 @@ def test_vx_sp_plague_8_everything_is_told_when_the_game_is_over() -> None:
     view = GAME.observe(over, 1)
     assert view["plague_chain"] is not None
     assert all("spells" in u for u in view["units"] if u["type"] in ("wulfgeldre", "circan"))
+
+
+def test_a_prayer_order_for_an_enemy_unit_is_refused_before_anything_about_it() -> None:
+    """VX-12-06, VX-05-06: naming another seat's unit (here one that has prayed) in a Temple move says only
+    that it cannot be moved by this seat, not whether it has prayed (found by the table issue's review)."""
+    state = position([("swordsmen", (2, 2))], [("wearg_warriors", (8, 6))], terrain=[("temple", [(5, 4)])])
+    answers = []
+    for prayed in (False, True):
+        probe = tweak(state, 1, prayed=prayed)
+        with pytest.raises(IllegalAction) as refused:
+            GAME.apply(probe, Move(1, cell(5, 4), pray=True))
+        answers.append(refused.value.message)
+    assert answers[0] == answers[1]
+    assert "cannot move" in answers[0] and "prayed" not in answers[0]

@@ -265,6 +265,9 @@ class ValkyrxGame:
         if state.phase != "movement" or state.mover is None:
             raise IllegalAction("units move only in a movement phase")
         unit = self._unit(state, move.unit)
+        why = immobile_reason(state, unit, state.mover, state.occupancy())
+        if why:  # before any other check, so a refusal says nothing of a unit the seat cannot move
+            raise IllegalAction(f"{unit.type.name} cannot move: {why}")
         if move.pray:
             if state.scenario.terrain.get(move.to) != "temple":
                 raise IllegalAction("only a unit entering the Temple of Ψεύδος may pray (VX-05-06)")
