@@ -268,7 +268,8 @@ export function showGameOver({ result, names, units, report, plague, title, onNe
   const nameOf = (id) => (byId.get(id) || { name: `#${id}` }).name;
   const body = [
     h("p", { class: "verdict", testid: "game-over-winner" }, winner ? `${winner} win!` : "A draw."),
-    result && result.reason ? h("p", { class: "muted", testid: "game-over-reason" }, String(result.reason)) : null,
+    result && result.reason ? h("p", { class: "muted", testid: "game-over-reason" },
+      String(result.reason).charAt(0).toUpperCase() + String(result.reason).slice(1)) : null,
     ...reportBody(reportLines(report, units), names, report && report.armies),
   ];
   if (Array.isArray(plague) && plague.length) {

@@ -11,6 +11,9 @@ import { toast, modal, choose, confirmDialog } from "./ui.js";
 import * as panels from "./panels.js";
 import { describeStep } from "./logtext.js";
 
+/** How long the board shows a combat's lights before the report or Game Over covers it (the table's 3 s). */
+const LIGHTS_BEFORE_REPORT_MS = 3200;
+
 const DEFAULT_NAMES = ["Forces of the Light", "Forces of Darkness"];
 const STEP_NAMES = {
   deployment: "Deployment",
@@ -524,15 +527,21 @@ export class TableScreen {
     const v = this.view;
     if (!v) return;
     const names = this.names();
+    // A step with combat first plays its lights (VX-14-04 to VX-14-07) on the board, then the report covers it.
+    const fought = (v.events || []).some((e) => e.event === "AttackResolved" || e.event === "CloseCombatOutcome");
+    const pause = fought ? LIGHTS_BEFORE_REPORT_MS : 0;
     if (v.status === "over" || v.status === "quit") {
       if (!this.dialogs.over) {
-        this.closeTransientDialogs();
-        this.dialogs.over = panels.showGameOver({
-          result: v.result || this.obs().result, names, units: this.obs().units, report: v.report,
-          plague: this.obs().plague_chain, title: v.status === "quit" ? "Game quit" : "Game Over",
-          onNew: () => { this.socket.close(); location.assign("/"); },
-          onExport: () => this.exportRecord(),
-        });
+        this.dialogs.over = "pending";
+        setTimeout(() => {
+          this.closeTransientDialogs();
+          this.dialogs.over = panels.showGameOver({
+            result: v.result || this.obs().result, names, units: this.obs().units, report: v.report,
+            plague: this.obs().plague_chain, title: v.status === "quit" ? "Game quit" : "Game Over",
+            onNew: () => { this.socket.close(); location.assign("/"); },
+            onExport: () => this.exportRecord(),
+          });
+        }, pause);
       }
       return;
     }
@@ -544,11 +553,14 @@ export class TableScreen {
     }
     const reportKey = v.report ? `${v.report.turn ?? ""}:${JSON.stringify(v.report).length}` : "";
     if (v.report && reportKey !== this.dismissedReport && !this.dialogs.report) {
-      this.dialogs.report = panels.showReport(v.report, names).then(() => {
-        this.dismissedReport = reportKey;
-        localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
-        this.dialogs.report = null;
-      });
+      this.dialogs.report = "pending";
+      setTimeout(() => {
+        this.dialogs.report = panels.showReport(v.report, names).then(() => {
+          this.dismissedReport = reportKey;
+          localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
+          this.dialogs.report = null;
+        });
+      }, pause);
     }
     // VX-15-05: each wizard is asked about his spells once the infrastructure is placed.
     if (this.deploying() && this.infraDone() && !this.dialogs.spells) {
