@@ -15,16 +15,18 @@ import httpx
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server
 
 HERE = Path(__file__).resolve().parent
 
 
 def tap(page: Page, testid: str) -> None:
+    """Tap the element with this data-testid."""
     page.get_by_test_id(testid).click()
 
 
 def main() -> None:
+    """Start a server, play the first steps in Chromium and save the screenshots."""
     srv = Server(Path(tempfile.mkdtemp()), bot_delay=0.2)
     srv.start()
     try:

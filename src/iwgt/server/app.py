@@ -27,7 +27,7 @@ from iwgt.core.protocol import JSON
 from iwgt.server.catalogue import game_cards, game_data
 from iwgt.server.limits import RateLimiter
 from iwgt.server.manager import CreateRequest, TableManager
-from iwgt.server.session import Screen, TableError, TableSession, refuse
+from iwgt.server.session import Accepted, Screen, TableError, TableSession, refuse
 from iwgt.table.adapter import adapter_for
 
 log = logging.getLogger("iwgt.server")
@@ -435,6 +435,16 @@ class Connection:
                     log.exception("unexpected failure on a message")
                 self.error(err.code, err.message, msg_id)
 
+    async def _acknowledge(self, msg: JSON, accepted: Accepted) -> None:
+        """Ack a committed step, then broadcast; a retry gets its first ack and this screen's view again."""
+        assert self.table is not None
+        self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
+        if accepted.repeated:
+            self._send_view()
+        else:
+            await asyncio.sleep(0)  # the ack leaves before the views are built
+            self.table.after_step()
+
     def _client_id(self, msg: JSON) -> str | None:
         """The message's id as the journal keeps it: prefixed by the credential that sent it."""
         assert self.screen is not None
@@ -465,22 +475,12 @@ class Connection:
                 accepted = await table.act(seat, action, self._client_id(msg))
             except GameError as exc:
                 raise _Refusal(exc.code, exc.message, _illegal_lights(table, seat, action)) from None
-            self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
-            if accepted.repeated:
-                self._send_view()
-            else:
-                await asyncio.sleep(0)  # the ack leaves before the views are built
-                table.after_step()
+            await self._acknowledge(msg, accepted)
         elif kind == "die":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator does not roll the dice")
             accepted = await table.enter_die(msg.get("face"), self._client_id(msg))
-            self.send({"type": "ack", "id": msg.get("id"), "version": accepted.version})
-            if accepted.repeated:
-                self._send_view()
-            else:
-                await asyncio.sleep(0)  # the ack leaves before the views are built
-                table.after_step()
+            await self._acknowledge(msg, accepted)
         elif kind == "select":
             seat = self._seat(msg)
             unit = msg.get("unit")
