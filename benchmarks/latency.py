@@ -685,8 +685,8 @@ async def breakdown_game(
                 timed("view: options (legal_actions)", adapter.options, game, state, mover)
             for s in (0, 1):
                 obs = timed("view: observe", game.observe, state, s)
-                events = [e.to_json() for e in table.last_events(s)]
-                timed("view: log_for", table.log_for, s)
+                log = timed("view: log_for", table.log_for, s)
+                events = log[-1]["events"] if log else []  # as views.view_for takes them
                 movable = views[s]["options"]["movable"]
                 timed("view: lights, cards, report", _decorations, adapter, obs, events, s, movable)
             done += 1

@@ -335,10 +335,6 @@ class TableSession:
 
     # -- what a seat may see -------------------------------------------------------------------------------
 
-    def last_events(self, seat: Seat | None) -> list[Event]:
-        """The events of the last step, as the seat may see them."""
-        return visible_events(self.history[-1].events, seat) if self.history else []
-
     def log_for(self, seat: Seat | None) -> list[JSON]:
         """The recent steps as the seat may see them: secret orders masked, hidden events left out."""
         return [self._entry(b, seat) for b in self.history]
