@@ -714,7 +714,7 @@ BREAKDOWN_ROWS = [
     ("act: waiting for the journal", "act: waiting for the journal's commit (fsync, off the loop)", False),
     ("after_step (both views)", "after_step: every screen's view (view_for x2)", False),
     ("view: options (legal_actions)", "  of which options = legal_actions (the mover's)", True),
-    ("view: log_for", "  of which log_for (the last 40 steps, per seat)", True),
+    ("view: log_for", "  of which log_for (the log's steps, per seat)", True),
     ("view: observe", "  of which observe", True),
     ("view: lights, cards, report", "  of which lights, cards and report", True),
     ("dumps", "json.dumps of each view (Connection._pump)", False),
