@@ -15,3 +15,12 @@ def _valkyrx() -> Game[Any, Any]:
 
 
 register("valkyrx", _valkyrx)
+
+
+def _valhalla() -> Game[Any, Any]:
+    from iwgt.games.valhalla.game import ValhallaGame
+
+    return ValhallaGame()
+
+
+register("valhalla", _valhalla)

@@ -1,0 +1,1 @@
+"""Valhalla: a skirmish game in inches, with card activation and opposed dice."""

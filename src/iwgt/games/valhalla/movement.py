@@ -1,0 +1,300 @@
+"""Where figures and baggage may go: moves, charges, withdrawals and crossings on the inch table.
+
+Every check answers the reason a move is refused (or None), so that the touchscreen can say it and
+``legal_actions`` can offer only what ``apply`` accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from shapely.geometry import LineString
+
+from iwgt.games.valhalla.config import rules
+from iwgt.games.valhalla.scenario import THING_RADIUS
+from iwgt.games.valhalla.state import Figure, Thing, ValhallaState
+from iwgt.geometry.plane import EPS, XY, Ground, closest_approach, distance, edge_distance, rounded, toward
+
+DIRECTIONS = 16
+"""Compass directions ``legal_actions`` offers moves in (any other point may still be chosen)."""
+MIN_MOVE = 0.05
+"""A move shorter than this is no move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """Something round on the table another body may not overlap: where, how big, whose side."""
+
+    at: XY
+    radius: float
+    side: int | None
+    label: str
+
+
+def figure_radius() -> float:
+    """A figure's base radius."""
+    return rules().table.base_radius
+
+
+def bodies(state: ValhallaState, skip: Sequence[int] = (), skip_thing: int | None = None) -> list[Body]:
+    """Every living figure and every baggage on the table (things to carry never block)."""
+    r = figure_radius()
+    out = [Body(f.at, r, f.side, f.name) for f in state.figures if f.alive and f.id not in skip]
+    out.extend(
+        Body(t.at, t.radius, t.baggage_side, t.name)
+        for t in state.things
+        if t.baggage_side is not None and t.id != skip_thing
+    )
+    return out
+
+
+def path_problem(
+    ground: Ground,
+    path: Sequence[XY],
+    radius: float,
+    side: int,
+    budget: float,
+    others: Sequence[Body],
+    zone: float,
+) -> str | None:
+    """Why a walk along ``path`` is refused, or None (VH-AC-05..08, VH-MS-06).
+
+    It must stay on the table, cross no obstacle, cost no more than ``budget`` (an inch of woods,
+    village or uphill costs two), never come closer than ``zone`` to an enemy figure (nor closer than it
+    already was, if it starts nearer), and end on free ground.
+    """
+    if len(path) < 2 or (distance(path[0], path[-1]) < MIN_MOVE and len(path) == 2):
+        return "that is no move: pick a point further away"
+    for p in path[1:]:
+        if not ground.on_table(p, radius):
+            return f"({p[0]:.1f}, {p[1]:.1f}) is off the table"
+    if ground.crosses_obstacle(path):
+        return "the path crosses an obstacle: crossing it is an action of its own"
+    cost = ground.path_cost(path)
+    if cost > budget + EPS:
+        slow = "half speed in woods, village or uphill"
+        return f'the path needs {cost:.1f}" of movement ({slow}); {budget:g}" allowed'
+    for o in others:
+        if o.side is None or o.side == side or o.radius != figure_radius():
+            continue  # only enemy figures have a 2" zone (baggage does not)
+        start = edge_distance(path[0], radius, o.at, o.radius)
+        nearest = closest_approach(path, o.at) - radius - o.radius
+        if nearest < min(zone, start) - EPS:
+            return (
+                f'it would come within {zone:g}" of {o.label}: moves stop 2" from the enemy (charge to close)'
+            )
+    return end_problem(path[-1], radius, others)
+
+
+def end_problem(at: XY, radius: float, others: Sequence[Body]) -> str | None:
+    """Why a base cannot stand at ``at``: it would overlap another figure or the baggage."""
+    for o in others:
+        if edge_distance(at, radius, o.at, o.radius) < -EPS:
+            return f"there is no room: it would stand on {o.label}"
+    return None
+
+
+def move_problem(state: ValhallaState, f: Figure, path: Sequence[XY], budget: float) -> str | None:
+    """Why a figure may not walk this path."""
+    a = rules().actions
+    return path_problem(
+        state.scenario.ground,
+        path,
+        figure_radius(),
+        f.side,
+        budget,
+        bodies(state, skip=(f.id,)),
+        a.enemy_zone,
+    )
+
+
+def baggage_problem(state: ValhallaState, t: Thing, path: Sequence[XY]) -> str | None:
+    """Why the baggage may not be driven along this path (as a figure's move: VH-AC-04 decided)."""
+    a = rules().actions
+    side = t.baggage_side if t.baggage_side is not None else -1
+    return path_problem(
+        state.scenario.ground,
+        path,
+        t.radius,
+        side,
+        a.baggage_move,
+        bodies(state, skip_thing=t.id),
+        a.enemy_zone,
+    )
+
+
+Check = Callable[[list[XY], bool], str | None]
+
+
+def reach(start: XY, check: Check, limit: float, directions: int = DIRECTIONS) -> list[XY]:
+    """The furthest accepted point in each compass direction, found by halving (the checks only get
+    stricter further out, except a blocked end, which is stepped back from)."""
+    out: list[XY] = []
+    for i in range(directions):
+        angle = 2 * math.pi * i / directions
+        far = (start[0] + limit * math.cos(angle), start[1] + limit * math.sin(angle))
+        lo, hi = 0.0, limit
+        for _ in range(9):
+            mid = (lo + hi) / 2
+            if check([start, toward(start, far, mid)], True) is None:
+                lo = mid
+            else:
+                hi = mid
+        d = lo
+        while d >= MIN_MOVE:
+            p = rounded(toward(start, far, d))
+            if check([start, p], False) is None:
+                out.append(p)
+                break
+            d -= 0.1
+    return out
+
+
+def _along_ok(problem: str | None, relaxed: bool) -> bool:
+    """Whether a problem only concerns the end point (ignored while halving)."""
+    return problem is None or (relaxed and problem.startswith("there is no room"))
+
+
+def move_targets(state: ValhallaState, f: Figure, budget: float) -> list[XY]:
+    """Points ``legal_actions`` offers a figure's move: the furthest in each direction, half-way points,
+    the edge of each enemy's 2" zone, and reach of each thing to carry."""
+    ground = state.scenario.ground
+    others = bodies(state, skip=(f.id,))
+    radius = figure_radius()
+
+    def check(path: list[XY], relaxed: bool) -> str | None:
+        p = path_problem(ground, path, radius, f.side, budget, others, rules().actions.enemy_zone)
+        return None if _along_ok(p, relaxed) else p
+
+    far = reach(f.at, check, budget)
+    points = list(far)
+    points.extend(rounded(toward(f.at, p, distance(f.at, p) / 2)) for p in far)
+    zone = rules().actions.enemy_zone
+    for e in state.enemies_of(f):
+        gap = distance(f.at, e.at) - 2 * radius - zone - 0.01
+        if 0 < gap <= budget:
+            points.append(rounded(toward(f.at, e.at, gap)))
+    for t in state.things:
+        if t.baggage_side is None and t.carrier is None:
+            gap = distance(f.at, t.at) - radius - THING_RADIUS
+            if gap > MIN_MOVE:
+                points.append(rounded(toward(f.at, t.at, min(gap, budget))))
+    seen: set[XY] = set()
+    out: list[XY] = []
+    for p in points:
+        if p not in seen and move_problem(state, f, [f.at, p], budget) is None:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def baggage_targets(state: ValhallaState, t: Thing) -> list[XY]:
+    """Points ``legal_actions`` offers a baggage's end-of-turn move."""
+    ground = state.scenario.ground
+    others = bodies(state, skip_thing=t.id)
+    side = t.baggage_side if t.baggage_side is not None else -1
+    a = rules().actions
+
+    def check(path: list[XY], relaxed: bool) -> str | None:
+        p = path_problem(ground, path, t.radius, side, a.baggage_move, others, a.enemy_zone)
+        return None if _along_ok(p, relaxed) else p
+
+    far = reach(t.at, check, a.baggage_move, 8)
+    halves = [rounded(toward(t.at, p, distance(t.at, p) / 2)) for p in far]
+    return far + [p for p in halves if baggage_problem(state, t, [t.at, p]) is None]
+
+
+def contact_point(f: Figure, target: Figure) -> XY:
+    """Where a charger stops: its base touching the target's, on the line between their centres."""
+    return toward(target.at, f.at, 2 * figure_radius())
+
+
+def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | None:
+    """Why a figure may not charge this enemy (VH-AC-09, VH-AC-16), or None."""
+    a = rules().actions
+    if not target.alive or target.side == f.side:
+        return f"{target.name} is not a living enemy"
+    if f.carrying is not None:
+        return f"{f.name} must drop the {state.things[f.carrying].name} before charging (VH-AC-16)"
+    if state.engagement(f.id, target.id) is not None:
+        return f"{f.name} is already fighting {target.name}: continue fighting instead"
+    gap = edge_distance(f.at, figure_radius(), target.at, figure_radius())
+    if gap > a.charge + EPS:
+        return f'{target.name} is {gap:.1f}" away: a charge covers {a.charge:g}"'
+    end = contact_point(f, target)
+    ground = state.scenario.ground
+    if not ground.on_table(end, figure_radius()):
+        return "there is no room to charge: the contact point is off the table"
+    if distance(f.at, end) > EPS and ground.crosses_obstacle([f.at, end]):
+        return "an obstacle stands between them: cross it first"
+    return end_problem(end, figure_radius(), bodies(state, skip=(f.id, target.id)))
+
+
+def withdraw_problem(state: ValhallaState, f: Figure, to: XY) -> str | None:
+    """Why a figure may not withdraw to this point (VH-AC-10), or None: at most 2", out of contact."""
+    a = rules().actions
+    ground = state.scenario.ground
+    r = figure_radius()
+    if distance(f.at, to) > a.withdraw + EPS:
+        return f'a withdrawal covers at most {a.withdraw:g}"'
+    if not ground.on_table(to, r):
+        return "that point is off the table"
+    if ground.crosses_obstacle([f.at, to]):
+        return "the way back crosses an obstacle"
+    for e in state.enemies_of(f):
+        if edge_distance(to, r, e.at, r) <= rules().table.contact + EPS:
+            return f"it would still touch {e.name}: a withdrawal ends out of contact"
+    return end_problem(to, r, bodies(state, skip=(f.id,)))
+
+
+def withdraw_targets(state: ValhallaState, f: Figure) -> list[XY]:
+    """The withdrawals ``legal_actions`` offers: 2" straight away from the opponents, and other directions."""
+    a = rules().actions
+    foes = [state.figure(o).at for o in state.opponents(f.id)]
+    cx = sum(p[0] for p in foes) / len(foes) if foes else f.at[0]
+    cy = sum(p[1] for p in foes) / len(foes) if foes else f.at[1]
+    away = math.atan2(f.at[1] - cy, f.at[0] - cx)
+    out: list[XY] = []
+    for k in (0, 1, -1, 2, -2, 3, -3, 4):
+        angle = away + k * math.pi / 4
+        p = rounded(
+            (f.at[0] + (a.withdraw - 0.01) * math.cos(angle), f.at[1] + (a.withdraw - 0.01) * math.sin(angle))
+        )
+        if withdraw_problem(state, f, p) is None and p not in out:
+            out.append(p)
+    return out
+
+
+def cross_problem(state: ValhallaState, f: Figure, index: int) -> str | None:
+    """Why a figure may not cross this obstacle (VH-AC-08), or None."""
+    ground = state.scenario.ground
+    if not 0 <= index < len(ground.obstacles):
+        return f"there is no obstacle {index}"
+    r = figure_radius()
+    if index not in ground.obstacles_near(f.at, r + rules().actions.cross_reach):
+        return (
+            f'{f.name} is not within {rules().actions.cross_reach:g}" of the {ground.obstacles[index].kind}'
+        )
+    end = rounded(ground.beyond(index, f.at, r))
+    if not ground.on_table(end, r):
+        return "the far side is off the table"
+    for i, o in enumerate(ground.obstacles):
+        if i != index and o.geometry.intersects(LineString([f.at, end])):
+            return "another obstacle is in the way"
+    for e in state.enemies_of(f):
+        if edge_distance(end, r, e.at, r) < -EPS:
+            return f"{e.name} stands on the far side"
+    return end_problem(end, r, bodies(state, skip=(f.id,)))
+
+
+def near_thing(f: Figure, t: Thing) -> bool:
+    """Whether a figure can reach a thing to pick it up (VH-AC-12 decided: within 1" of its base)."""
+    return edge_distance(f.at, figure_radius(), t.at, THING_RADIUS) <= rules().actions.pickup_reach + EPS
+
+
+def nearest_enemy_gap(state: ValhallaState, f: Figure) -> float:
+    """Edge distance to the nearest living enemy figure (infinite if none)."""
+    r = figure_radius()
+    return min((edge_distance(f.at, r, e.at, r) for e in state.enemies_of(f)), default=math.inf)
