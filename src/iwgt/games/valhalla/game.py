@@ -10,12 +10,10 @@ from iwgt.core.errors import IllegalAction, MalformedAction
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Result, Scenario, Seat
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla.config import rules
-from iwgt.games.valhalla.dice import shot_hits_on
 from iwgt.games.valhalla.events import (
     BaggageMoved,
     CardPassed,
     Charged,
-    CoinsWon,
     FigureActivated,
     FigureMoved,
     ObstacleCrossed,
@@ -55,8 +53,9 @@ from iwgt.games.valhalla.scenario import (
     parse_scenario,
     scenario_names,
 )
-from iwgt.games.valhalla.state import Fight, Figure, Shot, Thing, ValhallaState, card_label
-from iwgt.geometry.plane import XY, edge_distance, rounded
+from iwgt.games.valhalla.shooting import shot_problem
+from iwgt.games.valhalla.state import Fight, Figure, Thing, ValhallaState, card_label
+from iwgt.geometry.plane import XY, rounded
 
 RULES_VERSION = "valhalla-1.0"
 """Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
@@ -226,7 +225,7 @@ class ValhallaGame:
             out.append(act.Drop(f.id))
         if self._recover_problem(state, f) is None:
             out.append(act.Recover(f.id))
-        out.extend(act.Shoot(f.id, e.id) for e in state.enemies_of(f) if self._shot(state, f, e)[0] is None)
+        out.extend(act.Shoot(f.id, e.id) for e in state.enemies_of(f) if shot_problem(state, f, e)[0] is None)
         return out
 
     # ------------------------------------------------------------ apply
@@ -310,7 +309,7 @@ class ValhallaGame:
                 return self._spent(state, events)
             case act.Shoot():
                 target = self._figure(state, action.target)
-                why, shot = self._shot(state, f, target)
+                why, shot = shot_problem(state, f, target)
                 if why is not None or shot is None:
                     raise IllegalAction(why or "no shot")
                 state = replace(state, shot=shot, actions_used=state.actions_used + 1)
@@ -452,29 +451,6 @@ class ValhallaGame:
             )
         return None
 
-    def _shot(self, state: ValhallaState, f: Figure, target: Figure) -> tuple[str | None, Shot | None]:
-        """Why a shot is refused, or the shot (VH-SH-01..08, VH-AC-16, VH-MS-04)."""
-        if not rules().figures[f.kind].shoots:
-            return f"only archers and slingers shoot; {f.name} is a {f.kind}", None
-        if state.engaged(f.id):
-            return f"{f.name} is in combat and cannot shoot", None
-        if f.carrying is not None:
-            return f"{f.name} must drop the {state.things[f.carrying].name} to shoot (VH-AC-16)", None
-        if not target.alive or target.side == f.side:
-            return f"{target.name} is not a living enemy", None
-        if state.engaged(target.id):
-            return f"{target.name} is in combat: no shooting at figures in combat (VH-SH-02)", None
-        r = figure_radius()
-        gap = round(max(0.0, edge_distance(f.at, r, target.at, r)), 2)
-        cover = state.scenario.ground.in_cover(target.at)
-        needs = shot_hits_on(gap, cover)
-        if needs is None:
-            return f'{target.name} is {gap:.1f}" away, beyond the {rules().shooting.range:g}" range', None
-        blocked = state.scenario.ground.sight_blocked(f.at, target.at, rules().shooting.sight_depth)
-        if blocked is not None:
-            return f"{f.name} cannot see {target.name}: {blocked}", None
-        return None, Shot(f.id, target.id, needs, gap, cover)
-
     def _baggage(
         self, state: ValhallaState, action: act.Action | ChanceOutcome
     ) -> tuple[ValhallaState, list[Event]]:
@@ -493,6 +469,3 @@ class ValhallaGame:
         state = state.with_thing(replace(t, at=path[-1]))
         events.append(BaggageMoved(t.id, tuple(path)))
         return baggage_done(state, events)
-
-
-__all__ = ["CoinsWon"]
