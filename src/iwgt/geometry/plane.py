@@ -187,6 +187,16 @@ class Ground:
         """Whether the point is in ground that halves the speed (woods or village)."""
         return bool(self._prepared[0].covers(Point(p)))
 
+    @cached_property
+    def _hill_shapes(self) -> list[tuple[Hill, Polygon, BaseGeometry, tuple[float, float, float, float]]]:
+        """Each hill with its polygon (prepared), outline and bounding box, built once."""
+        out = []
+        for hill in self.hills:
+            poly = hill.polygon
+            shapely.prepare(poly)
+            out.append((hill, poly, poly.exterior, poly.bounds))
+        return out
+
     def elevation(self, p: XY) -> float:
         """Height of the ground at a point, in hill levels (0 on the flat)."""
         return float(self.elevations(np.array([p[0]]), np.array([p[1]]))[0])
@@ -194,17 +204,16 @@ class Ground:
     def elevations(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Heights of the ground at many points at once."""
         out = np.zeros(len(xs))
-        if not self.hills:
-            return out
-        pts = shapely.points(xs, ys)
-        for hill in self.hills:
-            poly = hill.polygon
-            inside = shapely.covers(poly, pts)
+        for hill, poly, exterior, (x0, y0, x1, y1) in self._hill_shapes:
+            near = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+            if not near.any():
+                continue  # the bounding box is cheap; most legs never come near most hills
+            inside = near & shapely.contains_xy(poly, xs, ys)
             if not inside.any():
                 continue
-            depth = shapely.distance(poly.exterior, pts)
-            h = np.where(inside, hill.height * np.minimum(depth / hill.slope, 1.0), 0.0)
-            out = np.maximum(out, h)
+            idx = np.nonzero(inside)[0]
+            depth = shapely.distance(exterior, shapely.points(xs[idx], ys[idx]))
+            out[idx] = np.maximum(out[idx], hill.height * np.minimum(depth / hill.slope, 1.0))
         return out
 
     def crosses_obstacle(self, path: Sequence[XY]) -> bool:
@@ -255,13 +264,20 @@ class Ground:
         slow_ground = (
             shapely.contains_xy(self._prepared[0], xs, ys) if self.areas else np.zeros(n, dtype=bool)
         )
-        if self.hills:
+        if self.hills and self._near_a_hill(a, b):
             half = 0.5 / n
             x0, y0 = a[0] + (b[0] - a[0]) * (t - half), a[1] + (b[1] - a[1]) * (t - half)
             x1, y1 = a[0] + (b[0] - a[0]) * (t + half), a[1] + (b[1] - a[1]) * (t + half)
             climbing = self.elevations(x1, y1) > self.elevations(x0, y0) + EPS
             slow_ground = slow_ground | climbing
         return float(np.count_nonzero(slow_ground)) * length / n
+
+    def _near_a_hill(self, a: XY, b: XY) -> bool:
+        """Whether the leg's bounding box meets any hill's (if not, it cannot climb)."""
+        lx, hx, ly, hy = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
+        return any(
+            not (hx < x0 or lx > x1 or hy < y0 or ly > y1) for _, _, _, (x0, y0, x1, y1) in self._hill_shapes
+        )
 
     def sight_blocked(self, a: XY, b: XY, depth: float) -> str | None:
         """Why the line from ``a`` to ``b`` is blocked, or None: more than ``depth`` inches of woods or
