@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import LinearRing, LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 XY = tuple[float, float]
@@ -188,7 +188,7 @@ class Ground:
         return bool(self._prepared[0].covers(Point(p)))
 
     @cached_property
-    def _hill_shapes(self) -> list[tuple[Hill, Polygon, BaseGeometry, tuple[float, float, float, float]]]:
+    def _hill_shapes(self) -> list[tuple[Hill, Polygon, LinearRing, tuple[float, float, float, float]]]:
         """Each hill with its polygon (prepared), outline and bounding box, built once."""
         out = []
         for hill in self.hills:
