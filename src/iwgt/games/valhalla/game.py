@@ -104,8 +104,9 @@ class ValhallaGame:
                 label = given or f"{p.name}'s {rules().figures[kind].name.lower()}"  # type: ignore[index]
                 figures.append(Figure(len(figures), seat, p.side, kind, label, at))  # type: ignore[arg-type]
         things = [Thing(i, t.name, t.at, THING_RADIUS) for i, t in enumerate(spec.things)]
+        first = len(things)  # baggage is numbered after the things to carry
         things.extend(
-            Thing(len(things) + i, b.name, b.at, BAGGAGE_RADIUS, baggage_side=b.side)
+            Thing(first + i, b.name, b.at, BAGGAGE_RADIUS, baggage_side=b.side)
             for i, b in enumerate(spec.baggage)
         )
         state = ValhallaState(scenario=scenario, figures=tuple(figures), things=tuple(things))
