@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+import icepool
+
 from iwgt.games.valhalla.config import KINDS, Kind, rules
 from iwgt.games.valhalla.dice import Fighter, Harm, fight_hits, save_effect, shot_hits_on
 
@@ -197,15 +199,17 @@ def combat_odds(attacker: Fighter, defender: Fighter) -> CombatOdds:
             raise ValueError(f"unknown kind {f.kind!r}: one of {', '.join(KINDS)}")
     a_start = start_harm(attacker.shock, attacker.wounded)
     d_start = start_harm(defender.shock, defender.wounded)
-    pair_p = Fraction(1, attacker.die * defender.die)
-    a_hits: Distribution = dict.fromkeys(range(3), Fraction(0))
-    d_hits: Distribution = dict.fromkeys(range(3), Fraction(0))
-    for a_face in range(1, attacker.die + 1):
-        a_score = attacker.score(a_face)
-        for d_face in range(1, defender.die + 1):
-            d_score = defender.score(d_face)
-            a_hits[fight_hits(a_score, d_score)] += pair_p
-            d_hits[fight_hits(d_score, a_score)] += pair_p
+    # icepool maps every pair of faces through the rule function, with exact fractions.
+    both = icepool.map(
+        lambda a_face, d_face: (
+            fight_hits(attacker.score(a_face), defender.score(d_face)),
+            fight_hits(defender.score(d_face), attacker.score(a_face)),
+        ),
+        icepool.d(attacker.die),
+        icepool.d(defender.die),
+    )
+    a_hits: Distribution = {n: Fraction(both.marginals[0].probability(n)) for n in range(3)}
+    d_hits: Distribution = {n: Fraction(both.marginals[1].probability(n)) for n in range(3)}
     return CombatOdds(
         attacker=attacker,
         defender=defender,
