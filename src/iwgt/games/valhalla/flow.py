@@ -102,7 +102,9 @@ def end_activation(state: ValhallaState, events: list[Event]) -> Step:
     """The activation (or the pass) of the card that is up ends; the next card comes up."""
     if state.active is not None:
         events.append(ActivationEnded(state.active))
-    state = replace(state, active=None, allowance=0, actions_used=0, card_index=state.card_index + 1)
+    state = replace(
+        state, active=None, allowance=0, actions_used=0, withdrew=False, card_index=state.card_index + 1
+    )
     return next_card(state, events)
 
 

@@ -218,7 +218,10 @@ class ValhallaGame:
             for i in range(len(state.scenario.ground.obstacles))
             if cross_problem(state, f, i) is None
         )
-        out.extend(act.Charge(f.id, e.id) for e in state.enemies_of(f) if charge_problem(state, f, e) is None)
+        if not (state.withdrew and state.active == f.id):
+            out.extend(
+                act.Charge(f.id, e.id) for e in state.enemies_of(f) if charge_problem(state, f, e) is None
+            )
         for t in state.things:
             if self._pickup_problem(state, f, t) is None:
                 out.append(act.PickUp(f.id, t.id))
@@ -382,6 +385,9 @@ class ValhallaGame:
     ) -> tuple[ValhallaState, list[Event]]:
         """Charge into contact and fight at once (VH-AC-09, VH-CO-01); the charge ends the activation."""
         self._free(state, f)
+        if state.withdrew:
+            # Decided (VH-AC-10): else withdrawing and charging again would buy the +1 of a charge each turn.
+            raise IllegalAction(f"{f.name} withdrew this activation: it may not charge until its next one")
         why = charge_problem(state, f, target)
         if why is not None:
             raise IllegalAction(why)
@@ -423,7 +429,9 @@ class ValhallaGame:
         if why is not None:
             raise IllegalAction(why)
         state = self._relocate(state, f, to)
-        state = replace(state, engagements=tuple(e for e in state.engagements if not e.has(f.id)))
+        state = replace(
+            state, engagements=tuple(e for e in state.engagements if not e.has(f.id)), withdrew=True
+        )
         events.append(Withdrew(f.id, to))
         coins = rules().figures[f.kind].withdraw_coins
         if coins:

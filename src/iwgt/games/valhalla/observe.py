@@ -139,6 +139,7 @@ def observe(state: ValhallaState, seat: Seat | None) -> JSON:
         else {"card": current[0], "label": card_label(current[0]), "seat": current[1]},
         "active": state.active,
         "actions_left": max(0, state.allowance - state.actions_used) if state.active is not None else None,
+        "withdrew": state.withdrew,
         "engagements": [[e.charger, e.charged] for e in state.engagements],
         "baggage_up": state.baggage_queue[0] if state.phase == "baggage" and state.baggage_queue else None,
         "result": None if state.phase != "over" else {"side": state.winner_side, "reason": state.over_reason},

@@ -123,6 +123,7 @@ class ValhallaState:
     active: int | None = None
     allowance: int = 0
     actions_used: int = 0
+    withdrew: bool = False  # the active figure withdrew this activation: it may not charge again (VH-AC-10)
     engagements: tuple[Engagement, ...] = ()
     fight: Fight | None = None
     shot: Shot | None = None
