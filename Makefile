@@ -37,6 +37,7 @@ test: lint browser
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 	$(BIN)/python benchmarks/latency.py
+	$(BIN)/python benchmarks/valhalla.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
