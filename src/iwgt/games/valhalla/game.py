@@ -271,6 +271,7 @@ class ValhallaGame:
             case act.Move():
                 return self._move(state, f, action, events)
             case act.Cross():
+                self._free(state, f)
                 why = cross_problem(state, f, action.obstacle)
                 if why is not None:
                     raise IllegalAction(why)
