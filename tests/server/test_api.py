@@ -52,7 +52,7 @@ def played_table(c: Any) -> tuple[JSON, JSON]:
 # -- the game selection cards --------------------------------------------------------------------------------
 
 
-def test_games_lists_five_cards_and_only_valkyrx_is_playable(tmp_path: Path) -> None:
+def test_games_lists_five_cards_and_valkyrx_and_valhalla_are_playable(tmp_path: Path) -> None:
     with serving(tmp_path) as c:
         r = c.get("/api/games")
     assert r.status_code == 200
@@ -62,9 +62,14 @@ def test_games_lists_five_cards_and_only_valkyrx_is_playable(tmp_path: Path) -> 
     valkyrx = by_name.pop("valkyrx")
     assert valkyrx["playable"] is True
     assert valkyrx["title"] == "Days of the Valkyrx"
+    assert valkyrx["movement_timer"] is True
     names = {s["name"] for s in valkyrx["scenarios"]}
     assert {"skirmish", "sorcery"} <= names
     assert all(s["title"] and isinstance(s["turns"], int) for s in valkyrx["scenarios"])
+    assert all(s["seat_names"] == ["Forces of the Light", "Forces of Darkness"] for s in valkyrx["scenarios"])
+    valhalla = by_name.pop("valhalla")
+    assert valhalla["playable"] is True and valhalla["movement_timer"] is False
+    assert {"first_blood", "skirmish"} <= {s["name"] for s in valhalla["scenarios"]}
     for card in by_name.values():  # coming
         assert card["playable"] is False
         assert card["scenarios"] == []

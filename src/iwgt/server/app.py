@@ -396,7 +396,7 @@ class Connection:
                 "type": "welcome",
                 "table": table.summary(),
                 "seats": sorted(seats),
-                "names": list(table.game.seat_names),
+                "names": list(table.seat_names),
             }
         )
         table.screens.add(self.screen)

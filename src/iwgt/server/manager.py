@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import secrets
@@ -15,6 +16,7 @@ from iwgt.core.protocol import JSON, Seat
 from iwgt.core.record import GameRecord
 from iwgt.core.registry import get_game
 from iwgt.server.journal import Journal, StepRow, TableRow, now
+from iwgt.server.seats import seat_names_for
 from iwgt.server.session import TableError, TableSession
 from iwgt.server.writer import JournalWriter
 
@@ -47,8 +49,12 @@ class CreateRequest:
     seed: int | None
 
     @classmethod
-    def parse(cls, data: Any, *, need_scenario: bool = True) -> CreateRequest:
-        """Read and check the request body; a bad field is refused by name."""
+    def parse(cls, data: Any, *, need_scenario: bool = True, seat_count: int | None = None) -> CreateRequest:
+        """Read and check the request body; a bad field is refused by name.
+
+        The number of seats comes from the scenario (a Valhalla scenario has one seat per player); an import,
+        whose scenario is the record's own, gives it as ``seat_count``.
+        """
         if not isinstance(data, dict):
             raise MalformedAction("the request must be a JSON object")
         known = {"game", "scenario", "seats", "mode", "dice", "timer_seconds", "seed", "record"}
@@ -69,7 +75,12 @@ class CreateRequest:
                 raise MalformedAction(
                     f"'scenario' must be one of {', '.join(game.scenario_names())}, got {scenario!r}"
                 )
-        n = len(game.seat_names)
+        if seat_count is not None:
+            n = seat_count
+        elif scenario is not None:
+            n = len(seat_names_for(game, game.load_scenario(scenario)))
+        else:
+            n = len(game.seat_names)
         seats = data.get("seats", ["human"] * n)
         if not isinstance(seats, list) or len(seats) != n or any(s not in ("human", "bot") for s in seats):
             raise MalformedAction(f'\'seats\' must list {n} entries, each "human" or "bot"')
@@ -169,7 +180,15 @@ class TableManager:
             game = get_game(record.game)
         except KeyError as exc:
             raise RecordError(str(exc.args[0])) from None
-        req = CreateRequest.parse({"game": record.game, **options}, need_scenario=False)
+        try:
+            scenario = game.parse_scenario(record.scenario_toml, "the record's scenario")
+        except GameError as exc:
+            raise RecordError(exc.message) from None
+        req = CreateRequest.parse(
+            {"game": record.game, **options},
+            need_scenario=False,
+            seat_count=len(seat_names_for(game, scenario)),
+        )
         row = self._new_row(
             req, record.scenario_name, record.scenario_toml, record.rules_version, imported=True
         )
@@ -295,13 +314,23 @@ class TableManager:
             "status": row.status,
             "turn": None,
             "seats": list(row.seats),
-            "seat_names": list(game.seat_names) if game else [],
+            "seat_names": list(_row_seat_names(row.game, row.scenario_toml)) if game else [],
             "mode": row.mode,
             "dice": row.dice,
             "timer_seconds": row.timer_seconds,
             "steps": self._journal().step_count(row.id),
             "result": row.result,
         }
+
+
+@functools.lru_cache(maxsize=256)
+def _row_seat_names(game_name: str, scenario_toml: str) -> tuple[str, ...]:
+    """A saved table's seat names, from its scenario's text (cached: the lobby lists every table)."""
+    game = get_game(game_name)
+    try:
+        return seat_names_for(game, game.parse_scenario(scenario_toml, "a saved table's scenario"))
+    except GameError:
+        return tuple(game.seat_names)
 
 
 def _replace_row(row: TableRow, **changes: Any) -> TableRow:

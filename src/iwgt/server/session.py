@@ -22,6 +22,7 @@ from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Seat, visible
 from iwgt.core.record import GameRecord, Step
 from iwgt.core.registry import AnyGame, get_game
 from iwgt.server.journal import Journal, StepRow, TableRow, now
+from iwgt.server.seats import seat_names_for
 from iwgt.server.writer import JournalWriter
 
 log = logging.getLogger("iwgt.server")
@@ -30,7 +31,10 @@ LOG_BATCHES = 20
 """How many recent steps (a player's action with the dice that followed it) a view's log shows."""
 
 TIMED_PHASES: dict[str, tuple[str, JSON]] = {"valkyrx": ("movement", {"type": "end_phase"})}
-"""Per game: the phase the movement timer runs in, and the action that ends it at time-out (VX-02-07)."""
+"""Per game: the phase the movement timer runs in, and the action that ends it at time-out (VX-02-07).
+
+Valhalla has none: the two-minute movement timer is a rule of Days of the Valkyrx, and Valhalla's rules
+time nothing (an activation is two actions, not a span of time), so its tables run without a timer."""
 
 
 class TableError(GameError):
@@ -119,6 +123,12 @@ class TableSession:
         self.journal = journal
         self.writer = writer
         self.scenario = self.game.parse_scenario(row.scenario_toml, f"table {row.id} scenario")
+        self.seat_names = seat_names_for(self.game, self.scenario)
+        if len(row.seats) != len(self.seat_names):
+            raise TableError(
+                "record",
+                f"table {row.id} has {len(row.seats)} seats; its scenario has {len(self.seat_names)}",
+            )
         self.state: Any = self.game.initial_state(self.scenario)
         self.status = row.status
         self.result = row.result
@@ -258,7 +268,7 @@ class TableSession:
         if to_move == CHANCE:
             die = self.game.chance_outcomes(self.state)
             return f"the table is waiting for a die: {die.purpose if die else 'a roll'}"
-        names = self.game.seat_names
+        names = self.seat_names
         who = names[to_move] if to_move is not None and 0 <= to_move < len(names) else str(to_move)
         return f"it is not seat {seat}'s turn: {who} acts now"
 
@@ -450,7 +460,7 @@ class TableSession:
         while (seat := self.bot_seat()) is not None:
             await asyncio.sleep(self.bot_delay)
             if seat not in self._bots:
-                from iwgt.ai.valkyrx_bot import bot_for  # only the bot seats need it
+                from iwgt.ai.bots import bot_for  # only the bot seats need it (each game has its own)
 
                 self._bots[seat] = bot_for(self.game)
             state, version = self.state, self.version
@@ -514,7 +524,7 @@ class TableSession:
             "status": self.status,
             "turn": getattr(self.state, "turn", None),
             "seats": list(self.row.seats),
-            "seat_names": list(self.game.seat_names),
+            "seat_names": list(self.seat_names),
             "mode": self.row.mode,
             "dice": self.row.dice,
             "timer_seconds": self.row.timer_seconds,

@@ -49,7 +49,7 @@ class TableAdapter(Protocol):
         ...
 
     def refusal_lights(self, observation: JSON, action: JSON) -> list[Light]:
-        """The red light of a refused action's destination cell (VX-14-03), if it names one on the board."""
+        """The red light of a refused action's destination (a cell, VX-14-03; a spot on a free table)."""
         ...
 
     def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
@@ -67,7 +67,13 @@ def _valkyrx() -> TableAdapter:
     return ValkyrxAdapter()
 
 
-_FACTORIES: dict[str, Callable[[], TableAdapter]] = {"valkyrx": _valkyrx}
+def _valhalla() -> TableAdapter:
+    from iwgt.table.valhalla import ValhallaAdapter
+
+    return ValhallaAdapter()
+
+
+_FACTORIES: dict[str, Callable[[], TableAdapter]] = {"valkyrx": _valkyrx, "valhalla": _valhalla}
 _BUILT: dict[str, TableAdapter] = {}
 
 

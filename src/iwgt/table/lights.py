@@ -1,7 +1,10 @@
-"""Light effects per cell: the one list that the browser's virtual table and a hardware bridge both render.
+"""Light effects per cell or spot: the one list that the browser's virtual table and a hardware bridge render.
 
-A ``Light`` is one cell and one effect (docs/protocol.md, *Lights*). Its colour comes from a palette keyed
-by effect, so a physical table whose LEDs show other hues can pass its own palette to the adapter. Patterns:
+A ``Light`` is one cell and one effect (docs/protocol.md, *Lights*). On a free table measured in inches
+(Valhalla) there are no cells: a light is a **spot**, a disc at a point ``at`` (inches from the bottom-left
+corner) of ``radius`` inches, for an LED strip under a glass top or a projector to show. Its colour comes from
+a palette keyed by effect, so a physical table whose LEDs show other hues can pass its own palette to the
+adapter. Patterns:
 
 - ``steady``: on for ``duration_ms`` (None: until the next view);
 - ``flash``: on and off (firing, under fire, destroyed);
@@ -28,6 +31,9 @@ from iwgt.core.protocol import JSON
 Cell = tuple[int, int]
 """An odd-r offset cell [column, row], the form of the scenario files and the protocol."""
 
+Point = tuple[float, float]
+"""A point of a free table in inches from its bottom-left corner (the centre of a spot)."""
+
 PATTERNS: Final = ("steady", "flash", "alternate", "wave", "flicker", "pulse")
 """Every pattern a renderer must know."""
 
@@ -47,6 +53,7 @@ TEAM_LIGHT: Final = "#3b82f6"  # VX-SP-COMMAND-4: "blue, not red, team"
 TEAM_DARK: Final = "#dc2626"
 DEEP_ORANGE: Final = "#ea580c"
 CYAN: Final = "#06b6d4"
+PURPLE: Final = "#d946ef"
 
 PALETTE: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -76,6 +83,9 @@ PALETTE: Final[Mapping[str, str]] = MappingProxyType(
         "lava": DEEP_ORANGE,
         "portal": CYAN,
         "preview": AMBER,
+        "aim": PURPLE,  # a figure a shooter may shoot at (Valhalla)
+        "shocked": YELLOW,  # a figure with shock markers (Valhalla)
+        "wounded": ORANGE,  # a wounded figure (Valhalla)
     }
 )
 """Effect -> colour; ``effect_<seat>`` keys give a side's shade (enchanted, command)."""
@@ -89,10 +99,13 @@ EFFECTS: Final = (
     "enchanted",
     "weakened",
     "critical",
+    "shocked",
+    "wounded",
     "spell_wave",
     "destination",
     "fly",
     "charge",
+    "aim",
     "preview",
     "selected",
     "melee",
@@ -111,17 +124,39 @@ _RANK = {e: i for i, e in enumerate(EFFECTS)}
 
 @dataclass(frozen=True, slots=True)
 class Light:
-    """One cell's light effect: what the table shows there, in which colour and pattern, and when."""
+    """One cell's (or one spot's) light effect: what the table shows there, in which colour and pattern, and
+    when. A hex table's light names a ``cell``; a free table's names ``at`` and ``radius`` instead."""
 
-    cell: Cell
+    cell: Cell | None
     effect: str
     colour: str
     pattern: str
     delay_ms: int = 0
     duration_ms: int | None = None  # None: until the next view replaces the lights
+    at: Point | None = None  # a spot's centre, in inches (a free table)
+    radius: float | None = None  # a spot's radius, in inches
+
+    @classmethod
+    def spot(
+        cls,
+        at: Point,
+        radius: float,
+        effect: str,
+        colour: str,
+        pattern: str,
+        delay_ms: int = 0,
+        duration_ms: int | None = None,
+    ) -> Light:
+        """A light on a free table: a disc of ``radius`` inches at ``at``."""
+        point = (round(float(at[0]), 2), round(float(at[1]), 2))
+        return cls(None, effect, colour, pattern, delay_ms, duration_ms, point, round(float(radius), 2))
 
     def __post_init__(self) -> None:
         # A bad light is a bug in the table layer: refuse it here rather than on a screen or an LED.
+        if (self.cell is None) == (self.at is None):
+            raise ValueError("a light names either a cell or a spot's point (at), not both or neither")
+        if self.at is not None and (self.radius is None or not self.radius > 0):
+            raise ValueError(f"a spot needs a positive radius, got {self.radius!r}")
         if self.pattern not in PATTERNS:
             raise ValueError(f"unknown light pattern {self.pattern!r}; expected one of {', '.join(PATTERNS)}")
         if not _HEX.match(self.colour):
@@ -130,15 +165,19 @@ class Light:
             raise ValueError(f"bad timing for a light: delay {self.delay_ms}, duration {self.duration_ms}")
 
     def to_json(self) -> JSON:
-        """The light as the protocol's JSON object."""
-        return {
-            "cell": [self.cell[0], self.cell[1]],
+        """The light as the protocol's JSON object (a spot adds ``at`` and ``radius``, its ``cell`` null)."""
+        out: JSON = {
+            "cell": None if self.cell is None else [self.cell[0], self.cell[1]],
             "effect": self.effect,
             "colour": self.colour,
             "pattern": self.pattern,
             "delay_ms": self.delay_ms,
             "duration_ms": self.duration_ms,
         }
+        if self.at is not None:
+            out["at"] = [self.at[0], self.at[1]]
+            out["radius"] = self.radius
+        return out
 
 
 def colour(effect: str, palette: Mapping[str, str] = PALETTE, side: int | None = None) -> str:

@@ -2,7 +2,49 @@
 
 import { showLobby } from "./lobby.js";
 import { TableScreen } from "./table.js";
+import { TableSocket } from "./socket.js";
 import { h, fill } from "./dom.js";
+
+/** The screen of each game, by the game's name in the welcome (Days of the Valkyrx's hex table otherwise). */
+const SCREENS = {
+  valhalla: () => import("./valhalla.js").then((m) => m.ValhallaScreen),
+};
+
+/**
+ * Open the table's socket, and build the game's own screen once the welcome names the game. Messages that
+ * arrive while the screen's module loads are kept and handed over in order.
+ */
+function openTable(root, table, token) {
+  const queued = [];
+  let screen = null;
+  let connState = "connecting";
+  let detail = "";
+  let starting = false;
+  const socket = new TableSocket(table, token, (msg) => {
+    if (screen) screen.onMessage(msg);
+    else {
+      queued.push(msg);
+      if (!starting && (msg.type === "welcome" || msg.type === "error" || msg.type === "closed")) start(msg);
+    }
+  }, (state, d) => {
+    connState = state;
+    detail = d || "";
+    if (screen) screen.onState(state, d);
+  });
+  function start(first) {
+    starting = true;
+    const game = first.type === "welcome" && first.table ? first.table.game : null;
+    const load = SCREENS[game] ? SCREENS[game]() : Promise.resolve(TableScreen);
+    load.then((Screen) => {
+      screen = new Screen(root, table, token, socket);
+      window.iwgtTable = screen;
+      screen.onState(connState, detail);
+      for (const msg of queued.splice(0)) screen.onMessage(msg);
+    });
+  }
+  fill(root, h("p", { class: "loading", testid: "loading" }, "Connecting to the table…"));
+  socket.connect();
+}
 
 function tokenFor(table) {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -31,7 +73,7 @@ function route() {
       h("a", { class: "btn primary huge", href: "/", testid: "back-to-lobby" }, "Game selection")));
     return;
   }
-  window.iwgtTable = new TableScreen(root, table, token);
+  openTable(root, table, token);
 }
 
 route();

@@ -112,20 +112,36 @@ export async function showLobby(root) {
   }
 
   function renderSetup(game) {
-    const names = seatNames(game);
-    const setup = { scenario: game.scenarios[0] && game.scenarios[0].name, seats: names.map((_, i) => (i === 0 ? "human" : "bot")),
-      mode: "shared", dice: "table", timer: 120 };
+    const timed = game.movement_timer !== false; // Valhalla runs no movement timer
+    const scenarioOf = (name) => game.scenarios.find((sc) => sc.name === name) || null;
+    const namesOf = (name) => {
+      const sc = scenarioOf(name);
+      return sc && Array.isArray(sc.seat_names) && sc.seat_names.length ? sc.seat_names : seatNames(game);
+    };
+    const first = game.scenarios[0] && game.scenarios[0].name;
+    const setup = { scenario: first, seats: namesOf(first).map((_, i) => (i === 0 ? "human" : "bot")),
+      mode: "shared", dice: "table", timer: timed ? 120 : 0 };
     state.setup = setup;
     const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },
       game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} turns)`)));
-    scenario.addEventListener("change", () => { setup.scenario = scenario.value; });
-    const seatRows = names.map((name, i) => {
-      const sel = h("select", { class: "big-select", testid: `seat-select-${i}`, id: `seat-select-${i}` },
-        h("option", { value: "human" }, "Human player"), h("option", { value: "bot" }, "Table bot"));
-      sel.value = setup.seats[i];
-      sel.addEventListener("change", () => { setup.seats[i] = sel.value; });
-      return h("div", { class: "field" }, h("label", { for: `seat-select-${i}` }, name), sel);
-    });
+    const about = h("p", { class: "muted scenario-about", testid: "scenario-about" });
+    // The seats follow the scenario: a Valhalla scenario has one seat per player, on either side.
+    const seatHost = h("div", { class: "seat-fields", testid: "seat-fields" });
+    const drawSeats = () => {
+      const names = namesOf(setup.scenario);
+      setup.seats = names.map((_, i) => setup.seats[i] || (i === 0 ? "human" : "bot"));
+      const sc = scenarioOf(setup.scenario);
+      about.textContent = sc && sc.description ? sc.description : "";
+      fill(seatHost, names.map((name, i) => {
+        const sel = h("select", { class: "big-select", testid: `seat-select-${i}`, id: `seat-select-${i}` },
+          h("option", { value: "human" }, "Human player"), h("option", { value: "bot" }, "Table bot"));
+        sel.value = setup.seats[i];
+        sel.addEventListener("change", () => { setup.seats[i] = sel.value; });
+        return h("div", { class: "field" }, h("label", { for: `seat-select-${i}` }, name), sel);
+      }));
+    };
+    scenario.addEventListener("change", () => { setup.scenario = scenario.value; drawSeats(); });
+    drawSeats();
     const timer = h("input", { type: "number", min: 10, max: 1800, step: 10, value: 120, inputmode: "numeric",
       class: "big-input", id: "timer-input", testid: "timer-input" });
     timer.addEventListener("change", () => {
@@ -144,7 +160,7 @@ export async function showLobby(root) {
       try {
         const made = await api.createTable({ game: game.name, scenario: setup.scenario, seats: setup.seats,
           mode: setup.mode, dice: setup.dice, timer_seconds: setup.timer });
-        afterCreate(made, setup, names);
+        afterCreate(made, setup, namesOf(setup.scenario));
       } catch (err) {
         toast(`The table could not be set: ${err.message}`, "error", 7000);
       } finally {
@@ -155,8 +171,8 @@ export async function showLobby(root) {
       h("div", { class: "setup", testid: "setup-panel" },
         h("h2", {}, `Set up: ${game.title}`),
         h("div", { class: "setup-grid" },
-          h("div", { class: "field" }, h("label", { for: "scenario-select" }, "Scenario"), scenario),
-          ...seatRows,
+          h("div", { class: "field" }, h("label", { for: "scenario-select" }, "Scenario"), scenario, about),
+          seatHost,
           h("div", { class: "field" }, h("span", { class: "label" }, "Screens"),
             segmented("Screens", [
               { value: "shared", label: "Shared touchscreen", testid: "mode-shared" },
@@ -167,11 +183,12 @@ export async function showLobby(root) {
               { value: "table", label: "Table dice", testid: "dice-table" },
               { value: "physical", label: "Physical dice", testid: "dice-physical" },
             ], setup.dice, (v) => { setup.dice = v; })),
-          h("div", { class: "field" }, h("label", { for: "timer-input" }, "Movement timer (seconds)"),
+          timed ? h("div", { class: "field" }, h("label", { for: "timer-input" }, "Movement timer (seconds)"),
             h("div", { class: "stepper" },
               h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds less", testid: "timer-less", onclick: () => bump(-30) }, "−"),
               timer,
-              h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds more", testid: "timer-more", onclick: () => bump(30) }, "+")))),
+              h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds more", testid: "timer-more", onclick: () => bump(30) }, "+")))
+            : null),
         play));
     setupHost.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }

@@ -47,7 +47,7 @@ function normaliseLight(l, now) {
 }
 
 export class TableScreen {
-  constructor(root, tableId, token) {
+  constructor(root, tableId, token, socket = null) {
     this.root = root;
     this.tableId = tableId;
     this.token = token;
@@ -67,8 +67,12 @@ export class TableScreen {
     this.spellsSent = new Set();
     this.connState = "connecting";
     this.build();
-    this.socket = new TableSocket(tableId, token, (m) => this.onMessage(m), (st, d) => this.onState(st, d));
-    this.socket.connect();
+    if (socket) {
+      this.socket = socket; // opened by the page, which found this table's game in the welcome
+    } else {
+      this.socket = new TableSocket(tableId, token, (m) => this.onMessage(m), (st, d) => this.onState(st, d));
+      this.socket.connect();
+    }
     this.tick = setInterval(() => this.everySecond(), 250);
     this.scenarioTitles = new Map();
     valkyrxCatalogue().then(() => this.render());

@@ -1,0 +1,521 @@
+"""Valhalla at the table: spots of light on a free table in inches, options, selections with their rings,
+the exact odds of a charge, a fight or a shot, the dice report and the players' cards.
+
+A free table has no cells, so every light is a **spot** (``Light.spot``): a disc at a point in inches, for an
+LED strip under a glass top or a projector over the table. Decisions (for docs/architecture.md):
+
+- **Only the seat's view.** ``lights``, ``report`` and ``cards`` read the observation and the events the seat
+  may see. Valhalla hides nothing (cards are dealt face up), so every seat's lights are the same but for
+  ``movable``, which only the seat to act gets.
+- **Standing lights**: the figures the card holder may activate (``movable``, white), the active figure
+  (``selected``, blue), figures in combat (``melee``, alternating green and red), shocked figures
+  (``shocked``, yellow) and wounded ones (``wounded``, orange), and the baggage to move at the end of the turn
+  (``movable``). A spot is a little larger than the base it lights (``HALO``).
+- **Transient lights** from the last step's events: where a figure or a baggage moved to (``destination``,
+  green, until the next view: a physical table's player sets the miniature there); a charge and a fight
+  alternate green and red on both figures for ``COMBAT_MS``, then the figure that scored hits lights ``won``
+  and the one hit ``lost``; a shot flashes ``firing`` on the shooter and ``under_fire`` on its target; a
+  figure killed flashes ``destroyed`` where it fell, until the next view (its miniature must come off).
+- **Selection**: the picked figure (blue), each legal move point offered by ``legal_actions`` (a small green
+  spot; any other point may still be tapped and the server judges it), charge targets (amber) and shot targets
+  (``aim``, purple); the rings are circles for the screen to draw (the 6" move, the 2" charge, the 6" close
+  range and 12" range of a shooter, measured from the base's edge, and the 2" zone round each enemy base).
+- **Previews**: the exact odds of ``iwgt.games.valhalla.forecast.preview`` for a charge, a fight or a shot.
+- **Report**: always present: each side's coins and target, each figure's hurts, and the dice of the last step
+  (combat faces and scores, a shot's face against the face it needed, each Dice of Death and its effect).
+- **Cards**: each player's dealt cards, the card up marked, the played ones marked played.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from iwgt.core.errors import GameError
+from iwgt.core.protocol import JSON, Seat
+from iwgt.games.valhalla import actions as act
+from iwgt.games.valhalla.config import rules
+from iwgt.games.valhalla.forecast import preview as odds_preview
+from iwgt.games.valhalla.state import ValhallaState
+from iwgt.table.adapter import AnyGame
+from iwgt.table.lights import PALETTE, Light, Point, colour, ordered
+
+COMBAT_MS: Final = 3000
+"""How long a combat's or a shot's lights run before the verdict and the removals show."""
+ILLEGAL_MS: Final = 2000
+"""A refused point stays red this long."""
+HALO: Final = 0.25
+"""How much wider than a base (inches) the spot that lights it is."""
+POINT_RADIUS: Final = 0.2
+"""The radius of a move point's spot (inches)."""
+LEGAL_CACHE: Final = 128
+"""How many (state, seat) legal-action lists the adapter keeps: a few per table in play."""
+
+_SAVE_WORDS: Final = {
+    "killed": "to Valhalla",
+    "wounded": "wounded",
+    "two_shock": "two shock markers",
+    "one_shock": "one shock marker",
+    "none": "no effect",
+}
+
+
+def _state(state: Any) -> ValhallaState:
+    if not isinstance(state, ValhallaState):
+        raise TypeError(f"the Valhalla table needs a Valhalla state, got {type(state).__name__}")
+    return state
+
+
+def _point(value: Any) -> Point | None:
+    """A point [x, y] from JSON, or None for anything else."""
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        and all(math.isfinite(v) for v in value)
+    ):
+        return (float(value[0]), float(value[1]))
+    return None
+
+
+def _xy(p: Sequence[float]) -> list[float]:
+    return [round(float(p[0]), 2), round(float(p[1]), 2)]
+
+
+class _Spots:
+    """Collects one view's spots, keeping only points on the table."""
+
+    def __init__(self, observation: JSON, palette: Mapping[str, str]) -> None:
+        table = observation["table"]
+        self.width, self.height = float(table["width"]), float(table["height"])
+        self.base = float(observation.get("base_radius", 0.5))
+        self.figures: dict[int, JSON] = {f["id"]: f for f in observation.get("figures", [])}
+        self.things: dict[int, JSON] = {t["id"]: t for t in observation.get("things", [])}
+        self.palette = palette
+        self.out: list[Light] = []
+
+    def add(
+        self,
+        at: Point | None,
+        radius: float,
+        effect: str,
+        pattern: str,
+        *,
+        key: str | None = None,
+        delay: int = 0,
+        duration: int | None = None,
+    ) -> None:
+        if at is None or not (0 <= at[0] <= self.width and 0 <= at[1] <= self.height):
+            return
+        hue = colour(key or effect, self.palette)
+        self.out.append(Light.spot(at, radius, effect, hue, pattern, delay, duration))
+
+    def figure_at(self, fid: Any, *, alive: bool = True) -> Point | None:
+        """Where a figure stands (its last place, for a fallen one when ``alive`` is False)."""
+        f = self.figures.get(fid) if isinstance(fid, int) else None
+        if f is None or (alive and not f.get("alive")):
+            return None
+        return _point(f.get("at"))
+
+    def figure(self, fid: Any, effect: str, pattern: str, **kw: Any) -> None:
+        self.add(self.figure_at(fid, alive=kw.pop("alive", True)), self.base + HALO, effect, pattern, **kw)
+
+    def melee(self, fid: Any, duration: int | None) -> None:
+        self.figure(fid, "melee", "alternate", duration=duration)
+        self.figure(fid, "melee", "alternate", key="melee_alt", duration=duration)
+
+
+class ValhallaAdapter:
+    """The table adapter of Valhalla; ``palette`` remaps the colours for a physical table."""
+
+    def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
+        self.palette = palette
+        self._legal: OrderedDict[tuple[int, Seat], tuple[Any, Sequence[act.Action]]] = OrderedDict()
+
+    def _legal_actions(self, game: AnyGame, state: Any, seat: Seat) -> Sequence[act.Action]:
+        key = (id(state), seat)
+        hit = self._legal.get(key)
+        if hit is not None and hit[0] is state:
+            self._legal.move_to_end(key)
+            return hit[1]
+        actions = game.legal_actions(state, seat)
+        self._legal[key] = (state, actions)
+        if len(self._legal) > LEGAL_CACHE:
+            self._legal.popitem(last=False)
+        return actions
+
+    # ---------------------------------------------------------------------------------------- lights
+
+    def lights(
+        self,
+        observation: JSON,
+        events: Sequence[JSON],
+        seat: Seat | None,
+        *,
+        movable: Sequence[int] = (),
+    ) -> list[Light]:
+        """Standing spots of the observation plus the transient spots of the last step's events."""
+        lit = _Spots(observation, self.palette)
+        for fid in movable:
+            lit.figure(fid, "movable", "steady")
+        up = observation.get("baggage_up")
+        if isinstance(up, int) and up in lit.things:
+            t = lit.things[up]
+            lit.add(_point(t["at"]), float(t["radius"]) + HALO, "movable", "steady")
+        active = observation.get("active")
+        if active is not None:
+            lit.figure(active, "selected", "steady")
+        for f in lit.figures.values():
+            if f.get("shock"):
+                lit.figure(f["id"], "shocked", "steady")
+            if f.get("wounds"):
+                lit.figure(f["id"], "wounded", "steady")
+        for pair in observation.get("engagements", []):
+            for fid in pair:
+                lit.melee(fid, None)
+        self._transient(lit, events)
+        return ordered(lit.out)
+
+    def _transient(self, lit: _Spots, events: Sequence[JSON]) -> None:
+        fought = any(ev.get("event") in ("Fought", "ShotFired") for ev in events)
+        after = COMBAT_MS if fought else 0
+        for ev in events:
+            match ev.get("event"):
+                case "FigureMoved" | "Withdrew" | "ObstacleCrossed" | "Charged":
+                    end = ev["path"][-1] if ev.get("event") == "FigureMoved" else ev.get("to")
+                    lit.add(_point(end), lit.base + HALO, "destination", "steady")
+                case "BaggageMoved":
+                    t = lit.things.get(ev.get("baggage", -1))
+                    radius = float(t["radius"]) if t is not None else lit.base
+                    lit.add(_point(ev["path"][-1]), radius + HALO, "destination", "steady")
+                case "Fought":
+                    lit.melee(ev["attacker"], COMBAT_MS)
+                    lit.melee(ev["defender"], COMBAT_MS)
+                    a_hits, d_hits = ev.get("attacker_hits", 0), ev.get("defender_hits", 0)
+                    if a_hits or d_hits:
+                        winner, loser = (
+                            (ev["attacker"], ev["defender"]) if a_hits else (ev["defender"], ev["attacker"])
+                        )
+                        lit.figure(winner, "won", "steady", delay=after)
+                        lit.figure(loser, "lost", "steady", delay=after)
+                case "ShotFired":
+                    lit.figure(ev["shooter"], "firing", "flash", duration=COMBAT_MS)
+                    lit.figure(ev["target"], "under_fire", "flash", duration=COMBAT_MS)
+                case "FigureKilled":
+                    lit.figure(ev["figure"], "destroyed", "flash", delay=after, alive=False)
+                case _:
+                    pass
+
+    def refusal_lights(self, observation: JSON, action: JSON) -> list[Light]:
+        """The point a refused move, withdrawal or baggage move named, red for ``ILLEGAL_MS``; else the
+        figure a refused charge or shot named."""
+        lit = _Spots(observation, self.palette)
+        to = _point(action.get("to"))
+        if to is not None:
+            lit.add(to, lit.base, "illegal", "steady", duration=ILLEGAL_MS)
+        else:
+            for key in ("target", "opponent"):
+                lit.figure(action.get(key), "illegal", "steady", duration=ILLEGAL_MS)
+        return lit.out
+
+    # ------------------------------------------------------------------------ options and selection
+
+    def options(self, game: AnyGame, state: Any, seat: Seat) -> JSON:
+        """The figures with a legal action now (lit), and every legal action but the moves (whose points come
+        with a selection). A baggage's end-of-turn moves are listed here: there are only a few."""
+        movable: dict[int, None] = {}
+        actions: list[JSON] = []
+        for a in self._legal_actions(game, state, seat):
+            fid = getattr(a, "figure", None)
+            if isinstance(fid, int):
+                movable.setdefault(fid)
+            if not isinstance(a, act.Move):
+                actions.append(game.action_to_json(a))
+        return {"movable": sorted(movable), "actions": actions}
+
+    def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
+        """A picked figure: its rings, move points and reach, withdrawals, and targets with their odds."""
+        st = _state(state)
+        out: JSON = {
+            "type": "selection",
+            "unit": unit_id,
+            "moves": [],
+            "reach": [],
+            "withdrawals": [],
+            "targets": [],
+            "rings": [],
+            "lights": [],
+        }
+        if not 0 <= unit_id < len(st.figures) or not st.figures[unit_id].alive:
+            return out
+        f = st.figures[unit_id]
+        out["rings"] = self._rings(st, unit_id)
+        base = rules().table.base_radius
+        hue = colour("selected", self.palette)
+        lit: list[Light] = [Light.spot(f.at, base + HALO, "selected", hue, "steady")]
+        moves: list[act.Move] = []
+        for a in self._legal_actions(game, st, seat):
+            if getattr(a, "figure", None) != unit_id:
+                continue
+            if isinstance(a, act.Move):
+                moves.append(a)
+            elif isinstance(a, act.Withdraw):
+                out["withdrawals"].append({"to": _xy(a.to), "action": game.action_to_json(a)})
+            elif isinstance(a, act.Charge | act.Shoot | act.Fight):
+                target = a.opponent if isinstance(a, act.Fight) else a.target
+                kind = {act.Charge: "charge", act.Shoot: "shoot", act.Fight: "fight"}[type(a)]
+                out["targets"].append(
+                    {
+                        "target": target,
+                        "kind": kind,
+                        "at": _xy(st.figures[target].at),
+                        "action": game.action_to_json(a),
+                        "odds": odds_preview(st, a),
+                    }
+                )
+                effect = "aim" if kind == "shoot" else "charge"
+                hue = colour(effect, self.palette)
+                lit.append(Light.spot(st.figures[target].at, base + HALO, effect, hue, "steady"))
+        out["moves"] = [{"to": _xy(m.to), "kind": "move", "action": game.action_to_json(m)} for m in moves]
+        out["reach"] = _reach(f.at, [m.to for m in moves])
+        hue = colour("destination", self.palette)
+        lit += [Light.spot(m.to, POINT_RADIUS, "destination", hue, "steady") for m in moves]
+        out["lights"] = [x.to_json() for x in ordered(lit)]
+        return out
+
+    def _rings(self, st: ValhallaState, fid: int) -> list[JSON]:
+        """The circles the screen draws round a picked figure, in inches from its centre.
+
+        A move is measured by the centre, so its ring is 6" round the centre; a charge and shooting are
+        measured base edge to base edge, so their rings are the base radius further out (an enemy base
+        touching the ring is in reach); each enemy's 2" zone is drawn round its base.
+        """
+        r = rules()
+        base = r.table.base_radius
+        f = st.figures[fid]
+        rings: list[JSON] = [
+            {"kind": "move", "at": _xy(f.at), "radius": r.actions.move, "label": f'{r.actions.move:g}" move'},
+            {
+                "kind": "charge",
+                "at": _xy(f.at),
+                "radius": base + r.actions.charge,
+                "label": f'{r.actions.charge:g}" charge',
+            },
+        ]
+        if r.figures[f.kind].shoots:
+            rings.append(
+                {
+                    "kind": "close",
+                    "at": _xy(f.at),
+                    "radius": base + r.shooting.close,
+                    "label": f'{r.shooting.close:g}" close range',
+                }
+            )
+            rings.append(
+                {
+                    "kind": "range",
+                    "at": _xy(f.at),
+                    "radius": base + r.shooting.range,
+                    "label": f'{r.shooting.range:g}" range',
+                }
+            )
+        for e in st.enemies_of(f):
+            rings.append(
+                {
+                    "kind": "zone",
+                    "at": _xy(e.at),
+                    "radius": base + r.actions.enemy_zone,
+                    "label": f'{r.actions.enemy_zone:g}" zone',
+                    "figure": e.id,
+                }
+            )
+        return rings
+
+    # --------------------------------------------------------------------------------------- preview
+
+    def preview(self, game: AnyGame, state: Any, seat: Seat, action: JSON) -> JSON:
+        """Legality by trying the action on the state (a value: nothing changes), and the exact odds of a
+        charge, a fight or a shot (``odds``: as ``iwgt odds valhalla`` prints them, with ``kind``)."""
+        st = _state(state)
+        out: JSON = {"type": "preview", "legal": False, "reason": None, "expected": None, "odds": None}
+        try:
+            parsed: act.Action = game.action_from_json(action)
+        except GameError as exc:
+            out["reason"] = exc.message
+            return out
+        if game.to_move(st) != seat:
+            out["reason"] = "it is not your turn to act"
+            return out
+        try:
+            game.apply(st, parsed)  # the trial's state and events are dropped here
+        except GameError as exc:
+            out["reason"] = exc.message
+            return out
+        out["legal"] = True
+        out["odds"] = odds_preview(st, parsed)
+        return out
+
+    # ---------------------------------------------------------------------------------------- report
+
+    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+        """Coins, hurts and the last step's dice: ``{"type": "report", "turn", "sides": [{"side", "name",
+        "colour", "coins", "target"}], "figures": [{"id", "name", "side", "seat", "kind", "shock", "wounds",
+        "alive"}], "dice": [one entry per roll], "coins": [coins won in the step]}``."""
+        figures = {f["id"]: f for f in observation.get("figures", [])}
+
+        def name(fid: Any) -> str:
+            f = figures.get(fid)
+            return str(f["name"]) if f is not None else f"figure {fid}"
+
+        def die(fid: Any) -> int | None:
+            f = figures.get(fid)
+            return rules().figures[f["kind"]].die if f is not None else None
+
+        dice: list[JSON] = []
+        coins: list[JSON] = []
+        for ev in events:
+            match ev.get("event"):
+                case "Fought":
+                    a, d = ev["attacker"], ev["defender"]
+                    ah, dh = ev["attacker_hits"], ev["defender_hits"]
+                    if ah:
+                        verdict = f"{ah} hit{'s' if ah > 1 else ''} on {name(d)}"
+                    elif dh:
+                        verdict = f"{dh} hit{'s' if dh > 1 else ''} on {name(a)}"
+                    else:
+                        verdict = "no hits"
+                    dice.append(
+                        {
+                            "kind": "combat",
+                            "attacker": a,
+                            "defender": d,
+                            "attacker_die": die(a),
+                            "defender_die": die(d),
+                            "attacker_face": ev["attacker_face"],
+                            "defender_face": ev["defender_face"],
+                            "attacker_score": ev["attacker_score"],
+                            "defender_score": ev["defender_score"],
+                            "attacker_hits": ah,
+                            "defender_hits": dh,
+                            "text": (
+                                f"{name(a)} rolls {ev['attacker_face']} (score {ev['attacker_score']}), "
+                                f"{name(d)} rolls {ev['defender_face']} (score {ev['defender_score']}): "
+                                + verdict
+                            ),
+                        }
+                    )
+                case "ShotFired":
+                    dice.append(
+                        {
+                            "kind": "shot",
+                            "shooter": ev["shooter"],
+                            "target": ev["target"],
+                            "face": ev["face"],
+                            "needs": ev["needs"],
+                            "hit": ev["hit"],
+                            "distance": ev["distance"],
+                            "cover": ev["cover"],
+                            "text": (
+                                f"{name(ev['shooter'])} shoots at {name(ev['target'])}: rolls {ev['face']}, "
+                                f"needs {ev['needs']}+: {'a hit' if ev['hit'] else 'a miss'}"
+                            ),
+                        }
+                    )
+                case "SavingThrow":
+                    effect = str(ev["effect"])
+                    dice.append(
+                        {
+                            "kind": "save",
+                            "figure": ev["figure"],
+                            "face": ev["face"],
+                            "effect": effect,
+                            "text": (
+                                f"Dice of Death for {name(ev['figure'])}: {ev['face']}, "
+                                f"{_SAVE_WORDS.get(effect, effect)}"
+                            ),
+                        }
+                    )
+                case "CoinsWon":
+                    coins.append({k: ev[k] for k in ("side", "coins", "reason", "total")})
+                case _:
+                    pass
+        return {
+            "type": "report",
+            "turn": observation.get("turn"),
+            "sides": [
+                {
+                    "side": i,
+                    "name": s["name"],
+                    "colour": s["colour"],
+                    "coins": s["coins"],
+                    "target": s["target"],
+                }
+                for i, s in enumerate(observation.get("sides", []))
+            ],
+            "figures": [
+                {
+                    "id": f["id"],
+                    "name": f["name"],
+                    "side": f["side"],
+                    "seat": f["seat"],
+                    "kind": f["kind"],
+                    "shock": f["shock"],
+                    "wounds": f["wounds"],
+                    "alive": f["alive"],
+                }
+                for f in figures.values()
+            ],
+            "dice": dice,
+            "coins": coins,
+        }
+
+    # ----------------------------------------------------------------------------------------- cards
+
+    def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:
+        """Each player's dealt cards: ``{"seat", "name", "side", "mine", "cards": [{"card", "label",
+        "played", "up"}]}``; the card up is the one whose holder activates a figure now."""
+        up = observation.get("card_up")
+        out: list[JSON] = []
+        for p in observation.get("players", []):
+            cards = [
+                {
+                    "card": c["card"],
+                    "label": c["label"],
+                    "played": c["played"],
+                    "up": up is not None and up["card"] == c["card"] and up["seat"] == p["seat"],
+                }
+                for c in p.get("cards", [])
+            ]
+            out.append(
+                {
+                    "seat": p["seat"],
+                    "name": p["name"],
+                    "side": p["side"],
+                    "mine": seat is not None and p["seat"] == seat,
+                    "cards": cards,
+                }
+            )
+        return out
+
+
+def _reach(start: Point, points: Sequence[Point], directions: int = 16) -> list[list[float]]:
+    """The outline of a figure's reach: the furthest offered point in each of ``directions`` sectors round it,
+    by angle (an approximation for drawing: any point the rules accept may still be tapped)."""
+    best: dict[int, tuple[float, Point]] = {}
+    sector = 2 * math.pi / directions
+    for p in points:
+        dx, dy = p[0] - start[0], p[1] - start[1]
+        d = math.hypot(dx, dy)
+        if d <= 0:
+            continue
+        k = round(math.atan2(dy, dx) / sector) % directions
+        if k not in best or d > best[k][0]:
+            best[k] = (d, p)
+    if len(best) < 3:
+        return []
+    return [_xy(best[k][1]) for k in sorted(best)]
+
+
+__all__ = ["COMBAT_MS", "ILLEGAL_MS", "ValhallaAdapter"]
