@@ -211,6 +211,32 @@ def describe_result(winner: int | None, reason: str) -> str:
     return f"{who} ({reason})"
 
 
+def _report(game: Any) -> Any:
+    """The turn-by-turn report printer of a game: ``print_events(console, state, events)``."""
+    if game.name == "valhalla":
+        from iwgt.cli_report_valhalla import print_events as valhalla_events
+
+        return valhalla_events
+    from iwgt.games.valkyrx.report import print_events as valkyrx_events
+
+    return valkyrx_events
+
+
+def _winner_name(game: Any, state: Any, winner: int | None) -> str | None:
+    """The winning side's name for the JSON summary: "light"/"darkness", or a Valhalla side's own name."""
+    if winner is None:
+        return None
+    if game.name == "valhalla":
+        spec = state.scenario.spec
+        return str(spec.sides[spec.players[winner].side].name)
+    return SIDE_NAMES[winner]
+
+
+def _result_words(game: Any, winner: int | None, reason: str) -> str:
+    """The result for the closing line; a Valhalla reason already names the winning side."""
+    return reason if game.name == "valhalla" else describe_result(winner, reason)
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Argument(help="game name")] = "valkyrx",
@@ -225,25 +251,29 @@ def simulate(
     ] = False,
 ) -> None:
     """Play a scenario to the end between two heuristic bots, with a turn-by-turn report."""
-    from iwgt.ai.valkyrx_bot import bot_for
-    from iwgt.games.valkyrx.report import print_events
+    from iwgt.ai.bots import bot_for
 
     g = _game(game)
+    try:
+        bots = (bot_for(g), bot_for(g))
+    except TypeError as exc:
+        raise _fail(str(exc)) from None
+    print_events = _report(g)
     try:
         scen = g.load_scenario(scenario)
     except GameError as exc:
         raise _fail(exc.message) from None
-    # With physical dice the table still rolls the secret dice (the plague's carrier) itself, from the seed.
+    # With physical dice the table still rolls the secret dice (the plague's carrier, Valhalla's deal) itself,
+    # from the seed.
     dice: DiceSource = PhysicalDice(_ask_die, table=SeededDice(seed)) if physical_dice else SeededDice(seed)
     match = Match(g, scen, dice, None if physical_dice else seed)
-    bots = (bot_for(g), bot_for(g))
     if not as_json:
         dice_name = "physical dice" if physical_dice else f"seed {seed}"
         console.rule(f"[bold]{g.title}[/]: {scen.spec.title} ({dice_name})")
     events: list[Event] = match.resolve_chance()
     while not g.is_terminal(match.state):
         seat = g.to_move(match.state)
-        # The report is printed before the next turn's dice are asked for (they matter with real dice).
+        # The report is printed before the next dice are asked for (they matter with real dice).
         events.extend(match.act(seat, bots[seat].choose(match.state, seat), then_chance=False))
         if not as_json:
             events = print_events(console, match.state, events)
@@ -256,20 +286,22 @@ def simulate(
         if not as_json:
             console.print(f"record saved to {record}; check it with: iwgt replay {record}")
     res = g.result(match.state)
-    summary = {
+    summary: dict[str, Any] = {
         "game": g.name,
         "scenario": scen.name,
         "seed": None if physical_dice else seed,
-        "winner": None if res.winner is None else SIDE_NAMES[res.winner],
+        "winner": _winner_name(g, match.state, res.winner),
         "reason": res.reason,
         "turns": match.state.turn,
         "steps": len(rec.steps),
     }
+    if g.name == "valhalla":
+        summary["coins"] = list(match.state.coins)
     if as_json:
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
         console.rule(
-            f"[bold]Game over after {summary['turns']} turns: {describe_result(res.winner, res.reason)}"
+            f"[bold]Game over after {summary['turns']} turns: {_result_words(g, res.winner, res.reason)}"
         )
 
 
