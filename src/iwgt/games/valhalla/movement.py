@@ -173,9 +173,10 @@ def move_targets(state: ValhallaState, f: Figure, budget: float) -> list[XY]:
     points.extend(rounded(toward(f.at, p, distance(f.at, p) / 2)) for p in far)
     zone = rules().actions.enemy_zone
     for e in state.enemies_of(f):
-        gap = distance(f.at, e.at) - 2 * radius - zone - 0.01
+        gap = distance(f.at, e.at) - 2 * radius - zone
         if 0 < gap <= budget:
-            points.append(rounded(toward(f.at, e.at, gap)))
+            # Stop on the 2" ring, at a point kept to hundredths from which a charge reaches (VH-AC-09).
+            points.append(ring_point(state, f, e, gap, budget))
     for t in state.things:
         if t.baggage_side is None and t.carrier is None:
             gap = distance(f.at, t.at) - radius - THING_RADIUS
@@ -188,6 +189,23 @@ def move_targets(state: ValhallaState, f: Figure, budget: float) -> list[XY]:
             seen.add(p)
             out.append(p)
     return out
+
+
+def ring_point(state: ValhallaState, f: Figure, e: Figure, gap: float, budget: float) -> XY:
+    """A point on the way to an enemy, kept to hundredths, where a move may stop (2" or more away) and from
+    which a charge reaches it; else the point 2.01" short of it."""
+    zone = rules().actions.enemy_zone
+    r = figure_radius()
+    line = toward(f.at, e.at, gap)
+    near = sorted(
+        {rounded((line[0] + 0.01 * i, line[1] + 0.01 * j)) for i in range(-8, 9) for j in range(-8, 9)},
+        key=lambda p: distance(p, line),
+    )
+    for p in near:
+        stop = edge_distance(p, r, e.at, r) >= zone - EPS and within_charge(p, e.at)
+        if stop and move_problem(state, f, [f.at, p], budget) is None:
+            return p
+    return rounded(toward(f.at, e.at, gap - 0.01))
 
 
 def baggage_targets(state: ValhallaState, t: Thing) -> list[XY]:
@@ -211,6 +229,17 @@ def contact_point(f: Figure, target: Figure) -> XY:
     return toward(target.at, f.at, 2 * figure_radius())
 
 
+def charge_gap(a: XY, b: XY) -> float:
+    """The edge-to-edge distance a charge must cover, measured to the hundredth of an inch as positions are
+    kept (and as the shooting range is): a figure that stopped on an enemy's 2" ring can charge it."""
+    return round(edge_distance(a, figure_radius(), b, figure_radius()), 2)
+
+
+def within_charge(a: XY, b: XY) -> bool:
+    """Whether a figure at ``a`` is within charge reach of one at ``b`` (VH-AC-09)."""
+    return charge_gap(a, b) <= rules().actions.charge + EPS
+
+
 def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | None:
     """Why a figure may not charge this enemy (VH-AC-09, VH-AC-16), or None."""
     a = rules().actions
@@ -220,7 +249,7 @@ def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | Non
         return f"{f.name} must drop the {state.things[f.carrying].name} before charging (VH-AC-16)"
     if state.engagement(f.id, target.id) is not None:
         return f"{f.name} is already fighting {target.name}: continue fighting instead"
-    gap = edge_distance(f.at, figure_radius(), target.at, figure_radius())
+    gap = charge_gap(f.at, target.at)
     if gap > a.charge + EPS:
         return f'{target.name} is {gap:.1f}" away: a charge covers {a.charge:g}"'
     end = contact_point(f, target)
