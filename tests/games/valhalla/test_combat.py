@@ -7,6 +7,7 @@ acts rolls first (its die, then its opponent's), then one Dice of Death per hit,
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -25,6 +26,7 @@ from iwgt.games.valhalla.events import (
 )
 from iwgt.games.valhalla.movement import charge_problem
 from iwgt.games.valhalla.state import Engagement, ValhallaState
+from iwgt.geometry.plane import edge_distance
 
 from .kit import GAME, act, first, make, of, player, position, refused, tweak
 
@@ -352,3 +354,32 @@ def test_vh_co_10_11_extremes(hero: int, warrior: int, score: tuple[int, int], h
     _, events = act(position(HERO_AT_10, WARRIOR_AT_13), Charge(0, 4), hero, warrior)
     f = fought(events)
     assert (f.attacker_score, f.defender_score) == score and (f.attacker_hits, f.defender_hits) == hits
+
+
+def test_vh_ac_09_the_charge_is_measured_to_the_hundredth() -> None:
+    # Positions are kept to hundredths: 2.004" counts as 2.00" (a charge), 2.006" as 2.01" (none).
+    ok = position([(10, 10), (4, 2), (6, 2)], [(46, 30), (13.004, 10), (42, 30)])
+    assert ok.figures[4].at == (13.004, 10)
+    after, _ = act(ok, Charge(0, 4))
+    assert after.fight is not None
+    short = position([(10, 10), (4, 2), (6, 2)], [(46, 30), (13.006, 10), (42, 30)])
+    assert '2.0" away' in refused(short, Charge(0, 4))
+
+
+@pytest.mark.parametrize("angle", [0, 17, 30, 45, 61, 90, 135, 200, 313])
+def test_vh_ac_06_09_a_move_offered_to_the_2_inch_ring_leaves_the_charge_in_reach(angle: int) -> None:
+    # The enemy 8" from the hero (centre to centre) in any direction: among the legal moves is a stop on its
+    # 2" ring; from there the charge is legal (the ring is not 2.01" out of reach).
+    ex = round(24 + 8 * math.cos(math.radians(angle)), 2)
+    ey = round(16 + 8 * math.sin(math.radians(angle)), 2)
+    state = position([(24, 16), (4, 2), (6, 2)], [(ex, ey), (44, 30), (42, 30)])
+    rings = [
+        a
+        for a in GAME.legal_actions(state, 0)
+        if isinstance(a, Move)
+        and a.figure == 0
+        and 2 - 1e-6 <= edge_distance(a.to, 0.5, (ex, ey), 0.5) < 2.005
+    ]
+    assert rings
+    moved, _ = act(state, rings[0])
+    assert Charge(0, 3) in GAME.legal_actions(moved, 0)
