@@ -1,4 +1,4 @@
-"""Invariants over random Valhalla games: every legal action is accepted, and after every step the table is sane.
+"""Invariants over random Valhalla games: every legal action is accepted; after every step the table is sane.
 
 A game is played from a seed: at each decision a legal action is picked (charges, fights and shots more often,
 so that blows are struck), and every die is rolled from the same seed. After each step:
@@ -7,7 +7,8 @@ so that blows are struck), and every die is rolled from the same seed. After eac
 - a plain move never ends nearer than 2" to an enemy figure, nor nearer than it started (VH-AC-06);
 - shock is 0 to 2 and wounds 0 or 1 on a living figure (VH-ST-09, VH-ST-12);
 - coins never decrease (VH-WL-01);
-- a dead figure never acts, is in no combat and carries nothing; combats are between living enemies in contact;
+- a dead figure never acts, is in no combat and carries nothing; combats are between living enemies in
+  contact;
 - a carried thing goes with its carrier;
 - an activation never uses more actions than it was given (VH-AC-02, VH-AC-03).
 """
