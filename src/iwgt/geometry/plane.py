@@ -285,8 +285,7 @@ class Ground:
         village on the line, or a hill crest higher than both ends between them."""
         line = LineString([a, b])
         if self.areas:
-            blocking = [x.polygon for x in self.areas if x.kind in self.cover_kinds]
-            inside = sum(line.intersection(p).length for p in blocking)
+            inside = float(line.intersection(self._prepared[1]).length)  # overlapping areas counted once
             if inside > depth + EPS:
                 return (
                     f'the line of sight runs through {inside:.1f}" of woods or village (more than {depth:g}")'
