@@ -184,6 +184,17 @@ def test_vh_ms_04_sight_through_woods_up_to_2_inches() -> None:
     assert two.sight_blocked((1, 5), (6, 5), 2.0) is None  # only the first 1.5"
 
 
+def test_vh_ms_04_overlapping_woods_and_village_are_measured_once() -> None:
+    # A wood and a village on the same 1.5" of ground (a hamlet in the trees): 1.5" on the line, not 3".
+    same = Ground(48, 32, areas=(woods(*square(4, 0, 5.5, 10)), Area("village", square(4, 0, 5.5, 10))))
+    assert same.sight_blocked((1, 5), (10, 5), 2.0) is None
+    # Two woods overlapping by 1": x 4..6 and 5..7 make 3" of wood, not 4".
+    two = Ground(48, 32, areas=(woods(*square(4, 0, 6, 10)), woods(*square(5, 0, 7, 10))))
+    why = two.sight_blocked((1, 5), (10, 5), 2.0)
+    assert why is not None and '3.0"' in why
+    assert two.path_cost([(1, 5), (10, 5)]) == pytest.approx(12.0)  # 6 open + 3 wood x 2
+
+
 def test_vh_ms_04_a_crest_higher_than_both_blocks_sight() -> None:
     assert HILLY.sight_blocked((5, 5), (25, 5), 2.0) == "the hill knoll stands between them"
     assert HILLY.sight_blocked((5, 1), (25, 1), 2.0) is None  # past the slope only, not the crest
