@@ -346,3 +346,13 @@ def test_vh_ac_04_the_first_player_of_the_side_with_a_living_figure_drives() -> 
 
     state = end_of_turn(first(state, 1))
     assert state.phase == "baggage" and GAME.to_move(state) == 2
+
+
+def test_vh_ac_12_a_fallen_figure_drops_what_it_carries() -> None:
+    # Seat 1's warrior carries the chest at (17,10); seat 0's archer at (10,10) shoots it dead (6, then a 1).
+    extra = '[[things]]\nname = "chest"\nat = [17, 10]\n'
+    state = position([(2, 2), (4, 2), (10, 10)], [(46, 30), (17, 10), (42, 30)], extra=extra)
+    state = tweak(state, 4, carrying=0).with_thing(replace(state.things[0], carrier=4))
+    state, events = act(state, Shoot(2, 4), 6, 1)
+    assert of(events, ThingDropped) == [ThingDropped(4, 0, (17, 10))]
+    assert state.things[0].carrier is None and state.things[0].at == (17, 10)
