@@ -138,6 +138,8 @@ class Ground:
     obstacles: tuple[Obstacle, ...] = ()
     slow_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"woods", "village"}))
     cover_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"woods", "village"}))
+    slow_cost: float = 2.0
+    """Movement an inch of slow ground (woods, village, uphill) uses: 2 is half speed."""
 
     @cached_property
     def _slow(self) -> BaseGeometry:
@@ -243,8 +245,8 @@ class Ground:
         return (foot.x + ux * (radius + margin), foot.y + uy * (radius + margin))
 
     def path_cost(self, path: Sequence[XY]) -> float:
-        """Movement used by a path: an inch in woods, a village or uphill costs two (half speed)."""
-        return path_length(path) + self.slow_length(path)
+        """Movement a path uses: an inch of woods, village or uphill costs ``slow_cost`` (2: half speed)."""
+        return path_length(path) + (self.slow_cost - 1) * self.slow_length(path)
 
     def slow_length(self, path: Sequence[XY]) -> float:
         """Length of the path that is in woods, a village, or uphill on a slope."""

@@ -191,6 +191,7 @@ class ValhallaScenario:
             areas=tuple(Area(a.kind, a.outline, a.name) for a in s.areas),
             hills=tuple(Hill(h.outline, h.height, h.slope, h.name) for h in s.hills),
             obstacles=tuple(Obstacle(o.kind, o.line, o.name) for o in s.obstacles),
+            slow_cost=rules().actions.slow_cost,  # VH-AC-07
         )
 
     def side_seats(self, side: int) -> tuple[int, ...]:
