@@ -104,6 +104,16 @@ def test_vh_ac_07_woods_are_measured_exactly_not_in_steps() -> None:
     assert tri.slow_length([(0, 0), (10, 10)]) == pytest.approx(math.sqrt(8), abs=1e-9)
 
 
+def test_vh_ac_07_the_slow_cost_is_a_parameter() -> None:
+    # rules.toml's slow_cost reaches the geometry: at 3, 4" open + 1" of woods cost 7".
+    third = Ground(48, 32, areas=(woods(*square(4, 0, 6, 10)),), slow_cost=3.0)
+    assert third.path_cost([(0, 5), (5, 5)]) == pytest.approx(7.0)
+    from iwgt.games.valhalla.config import rules
+    from iwgt.games.valhalla.scenario import load_scenario
+
+    assert load_scenario("skirmish").ground.slow_cost == rules().actions.slow_cost == 2.0
+
+
 def test_vh_ac_07_uphill_costs_double_downhill_and_along_do_not() -> None:
     # Along y = 5 the ground rises from 0 at x = 10 to 1 at x = 12 (the crest), flat on to x = 18.
     assert HILLY.elevation((9, 5)) == 0
