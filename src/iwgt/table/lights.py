@@ -84,6 +84,7 @@ PALETTE: Final[Mapping[str, str]] = MappingProxyType(
         "portal": CYAN,
         "preview": AMBER,
         "aim": PURPLE,  # a figure a shooter may shoot at (Valhalla)
+        "approach": AMBER,  # a point at an enemy's 2" zone from which a charge may follow (Valhalla)
         "shocked": YELLOW,  # a figure with shock markers (Valhalla)
         "wounded": ORANGE,  # a wounded figure (Valhalla)
     }
@@ -105,6 +106,7 @@ EFFECTS: Final = (
     "destination",
     "fly",
     "charge",
+    "approach",
     "aim",
     "preview",
     "selected",

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from iwgt.core.errors import GameError
@@ -38,7 +39,8 @@ from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.forecast import preview as odds_preview
-from iwgt.games.valhalla.state import ValhallaState
+from iwgt.games.valhalla.movement import charge_problem, move_problem
+from iwgt.games.valhalla.state import Figure, ValhallaState
 from iwgt.table.adapter import AnyGame
 from iwgt.table.lights import PALETTE, Light, Point, colour, ordered
 
@@ -122,9 +124,9 @@ class _Spots:
     def figure(self, fid: Any, effect: str, pattern: str, **kw: Any) -> None:
         self.add(self.figure_at(fid, alive=kw.pop("alive", True)), self.base + HALO, effect, pattern, **kw)
 
-    def melee(self, fid: Any, duration: int | None) -> None:
-        self.figure(fid, "melee", "alternate", duration=duration)
-        self.figure(fid, "melee", "alternate", key="melee_alt", duration=duration)
+    def melee(self, fid: Any, duration: int | None, *, alive: bool = True) -> None:
+        self.figure(fid, "melee", "alternate", duration=duration, alive=alive)
+        self.figure(fid, "melee", "alternate", key="melee_alt", duration=duration, alive=alive)
 
 
 class ValhallaAdapter:
@@ -190,19 +192,20 @@ class ValhallaAdapter:
                     t = lit.things.get(ev.get("baggage", -1))
                     radius = float(t["radius"]) if t is not None else lit.base
                     lit.add(_point(ev["path"][-1]), radius + HALO, "destination", "steady")
+                # A figure the step killed still lights where it stood: the events happened while it lived.
                 case "Fought":
-                    lit.melee(ev["attacker"], COMBAT_MS)
-                    lit.melee(ev["defender"], COMBAT_MS)
+                    lit.melee(ev["attacker"], COMBAT_MS, alive=False)
+                    lit.melee(ev["defender"], COMBAT_MS, alive=False)
                     a_hits, d_hits = ev.get("attacker_hits", 0), ev.get("defender_hits", 0)
                     if a_hits or d_hits:
                         winner, loser = (
                             (ev["attacker"], ev["defender"]) if a_hits else (ev["defender"], ev["attacker"])
                         )
-                        lit.figure(winner, "won", "steady", delay=after)
-                        lit.figure(loser, "lost", "steady", delay=after)
+                        lit.figure(winner, "won", "steady", delay=after, alive=False)
+                        lit.figure(loser, "lost", "steady", delay=after, alive=False)
                 case "ShotFired":
-                    lit.figure(ev["shooter"], "firing", "flash", duration=COMBAT_MS)
-                    lit.figure(ev["target"], "under_fire", "flash", duration=COMBAT_MS)
+                    lit.figure(ev["shooter"], "firing", "flash", duration=COMBAT_MS, alive=False)
+                    lit.figure(ev["target"], "under_fire", "flash", duration=COMBAT_MS, alive=False)
                 case "FigureKilled":
                     lit.figure(ev["figure"], "destroyed", "flash", delay=after, alive=False)
                 case _:
@@ -242,6 +245,7 @@ class ValhallaAdapter:
             "type": "selection",
             "unit": unit_id,
             "moves": [],
+            "approach": [],
             "reach": [],
             "withdrawals": [],
             "targets": [],
@@ -282,6 +286,14 @@ class ValhallaAdapter:
         out["reach"] = _reach(f.at, [m.to for m in moves])
         hue = colour("destination", self.palette)
         lit += [Light.spot(m.to, POINT_RADIUS, "destination", hue, "steady") for m in moves]
+        if moves:
+            approach = _approach_points(st, f)
+            out["approach"] = [
+                {"to": _xy(p), "target": t, "action": game.action_to_json(act.Move(f.id, p))}
+                for t, p in approach
+            ]
+            hue = colour("approach", self.palette)
+            lit += [Light.spot(p, POINT_RADIUS, "approach", hue, "steady") for _, p in approach]
         out["lights"] = [x.to_json() for x in ordered(lit)]
         return out
 
@@ -498,6 +510,58 @@ class ValhallaAdapter:
                 }
             )
         return out
+
+
+def _approach_points(st: ValhallaState, f: Figure) -> list[tuple[int, Point]]:
+    """Per enemy, the nearest point exactly at the edge of its 2" zone from which this figure could charge it
+    with its next action: ``(enemy id, point)``.
+
+    A move may end 2" from an enemy and a charge covers 2", but positions are kept to hundredths of an inch
+    and the engine's own approach points stop at 2.01", from where no charge is allowed. The table offers the
+    points of the hundredths grid that lie at exactly 2" (edge to edge), checked with the engine's
+    ``move_problem`` and, after the move, ``charge_problem``.
+    """
+    r = rules()
+    base = r.table.base_radius
+    if f.carrying is not None:
+        return []
+    used = st.actions_used if st.active == f.id else 0
+    allowance = (
+        st.allowance if st.active == f.id else (r.actions.when_hurt if f.hurt else r.actions.per_activation)
+    )
+    if allowance - used < 2:
+        return []  # the move would be its last action: no charge can follow
+    ring = round((2 * base + r.actions.enemy_zone) * 100)
+    if abs(ring - (2 * base + r.actions.enemy_zone) * 100) > 1e-9:
+        return []  # no grid point lies exactly on the zone's edge
+    offsets = [(x, y) for x in range(-ring, ring + 1) for y in _square_roots(ring * ring - x * x)]
+    out: list[tuple[int, Point]] = []
+    for e in st.enemies_of(f):
+        near = math.hypot(e.at[0] - f.at[0], e.at[1] - f.at[1]) - ring / 100
+        if near > r.actions.move or near <= 0:
+            continue
+        cands = sorted(
+            ((round(e.at[0] + x / 100, 2), round(e.at[1] + y / 100, 2)) for x, y in offsets),
+            key=lambda p: (math.hypot(p[0] - f.at[0], p[1] - f.at[1]), p),
+        )
+        for p in cands[:8]:
+            if move_problem(st, f, [f.at, p], r.actions.move) is not None:
+                continue
+            moved = st.with_figure(replace(f, at=p))
+            if charge_problem(moved, moved.figure(f.id), moved.figure(e.id)) is None:
+                out.append((e.id, p))
+                break
+    return out
+
+
+def _square_roots(n: int) -> list[int]:
+    """The integers whose square is ``n`` (none, one, or a pair)."""
+    if n < 0:
+        return []
+    k = math.isqrt(n)
+    if k * k != n:
+        return []
+    return [k] if k == 0 else [k, -k]
 
 
 def _reach(start: Point, points: Sequence[Point], directions: int = 16) -> list[list[float]]:

@@ -7,8 +7,9 @@
 import { s } from "./dom.js";
 
 export const PX = 40; // SVG units per inch
-const MARGIN = 26; // room for the inch ruler round the table
+const MARGIN = 40; // room for the inch ruler round the table
 const DRAG_START_PX = 8;
+const RING_LABEL_DEGREES = { move: 90, charge: 270, close: 135, range: 60 };
 
 export const KIND_LETTER = { hero: "H", warrior: "W", archer: "A", slinger: "S" };
 export const KIND_NAME = { hero: "Hero", warrior: "Warrior", archer: "Archer", slinger: "Slinger" };
@@ -162,16 +163,19 @@ export class InchBoard {
         this.gRings.append(s("circle", { cx: this.sx(ring.at[0]), cy: this.sy(ring.at[1]), r: ring.radius * PX,
           class: ["vh-ring", `ring-${ring.kind}`], testid, "data-radius": ring.radius }));
         if (ring.kind !== "zone") {
-          this.gRings.append(s("text", { x: this.sx(ring.at[0]), y: this.sy(ring.at[1]) - ring.radius * PX - 4,
-            class: ["vh-ring-label", `ring-${ring.kind}`] }, ring.label || ring.kind));
+          // Each ring's label at its own angle, so that rings of equal size do not print on each other.
+          const angle = (RING_LABEL_DEGREES[ring.kind] ?? 90) * (Math.PI / 180);
+          const lx = this.sx(ring.at[0] + ring.radius * Math.cos(angle));
+          const ly = this.sy(ring.at[1] + ring.radius * Math.sin(angle));
+          this.gRings.append(s("text", { x: lx, y: ly - 4, class: ["vh-ring-label", `ring-${ring.kind}`] }, ring.label || ring.kind));
         }
       }
     }
     this.renderLights(lights || []);
     this.gMarks.replaceChildren();
     for (const m of points || []) {
-      this.gMarks.append(s("circle", { cx: this.sx(m.at[0]), cy: this.sy(m.at[1]), r: 7, class: ["vh-point", `vh-point-${m.kind}`],
-        testid: `vh-point-${m.kind}` }));
+      this.gMarks.append(s("circle", { cx: this.sx(m.at[0]), cy: this.sy(m.at[1]), r: 7,
+        class: ["vh-point", `vh-point-${m.kind.split("-")[0]}`], testid: `vh-point-${m.kind}`, "data-at": `${m.at[0]},${m.at[1]}` }));
     }
     // Combats: a line between the two bases.
     for (const [a, b] of obs.engagements || []) {

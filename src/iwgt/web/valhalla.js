@@ -12,6 +12,8 @@ import { toast, modal, choose, confirmDialog } from "./ui.js";
 import * as panels from "./panels.js";
 
 const ILLEGAL_MS = 2000;
+const DICE_SHOWN = 6; // rolls kept in the dice panel
+const SNAP_INCHES = 0.5; // a tap this close to a charge-ready point goes exactly there
 /** How long the board shows a combat's lights before Game Over covers it (the table's 3 s). */
 const LIGHTS_BEFORE_OVER_MS = 3200;
 const PHASES = { deal: "Dealing", activate: "Activation", baggage: "Baggage", over: "Game over" };
@@ -167,9 +169,12 @@ export class ValhallaScreen {
       if (!f || !f.alive) this.selected = null;
       if (this.selected !== null && view.seat !== null && view.seat !== undefined) this.socket.select(view.seat, this.selected);
       const rolls = (view.report && view.report.dice) || [];
-      if (rolls.length) {
-        this.lastDice = { version: view.version, rolls };
-        for (const r of rolls) toast(r.text, r.kind === "save" && r.effect === "killed" ? "error" : "info", 5000);
+      if (rolls.length && view.version > this.lastDice.version) {
+        // The latest step's rolls first (in the order rolled), then a few steps back: with physical dice a
+        // charge's dice and saves come in several steps.
+        this.lastDice = { version: view.version, rolls: [...rolls, ...this.lastDice.rolls].slice(0, DICE_SHOWN) };
+        const killed = rolls.some((r) => r.kind === "save" && r.effect === "killed");
+        toast(rolls.map((r) => r.text).join("\n"), killed ? "error" : "info", 5000);
       }
       for (const c of (view.report && view.report.coins) || []) {
         const side = (this.obs().sides || [])[c.side] || {};
@@ -283,10 +288,12 @@ export class ValhallaScreen {
     this.lights.error = live(this.lights.error);
     this.board.setTable(obs.table || { width: 24, height: 16 }, obs.sides || []);
     const points = [];
-    if (this.mode === "withdraw" && this.selection) {
-      for (const w of this.selection.withdrawals || []) points.push({ at: w.to, kind: "withdraw" });
-    }
     const selection = this.selection && this.selection.unit === this.selected ? this.selection : null;
+    if (selection && this.mode === "withdraw") {
+      for (const w of selection.withdrawals || []) points.push({ at: w.to, kind: "withdraw" });
+    } else if (selection && this.pickable().has(this.selected)) {
+      for (const a of selection.approach || []) points.push({ at: a.to, kind: `approach-${a.target}` });
+    }
     this.board.render({
       obs,
       lights: [...this.lights.view, ...this.lights.selection, ...this.lights.error],
@@ -484,7 +491,7 @@ export class ValhallaScreen {
       }
       if (r.kind === "shot") {
         return h("li", { class: ["vh-roll", "shot", r.hit ? "hit" : "miss"], testid: "vh-roll-shot" },
-          h("span", { class: "die-chip" }, `d6 ${r.face}`), ` ${this.figName(r.shooter)} at ${this.figName(r.target)}: needs ${r.needs}+ `,
+          h("span", { class: "die-chip" }, `d6 ${r.face}`), ` ${this.figName(r.shooter)} shoots at ${this.figName(r.target)}: needs ${r.needs}+ `,
           h("strong", {}, r.hit ? "hit!" : "miss"));
       }
       return h("li", { class: ["vh-roll", "save", r.effect], testid: "vh-roll-save" },
@@ -603,11 +610,16 @@ export class ValhallaScreen {
       }
       return;
     }
-    if (v.die && !this.dialogs.die) {
-      this.dialogs.die = panels.askDie(v.die, (face) => this.socket.die(face));
-      this.dialogs.die.done.then(() => { this.dialogs.die = null; });
-    } else if (!v.die && this.dialogs.die) {
+    // One dialog per awaited die: a die answered on another screen closes this one, and the next opens.
+    if (this.dialogs.die && (!v.die || this.dialogs.dieVersion !== v.version)) {
       this.dialogs.die.close(null);
+      this.dialogs.die = null;
+    }
+    if (v.die && !this.dialogs.die) {
+      const dlg = panels.askDie(v.die, (face) => this.socket.die(face));
+      this.dialogs.die = dlg;
+      this.dialogs.dieVersion = v.version;
+      dlg.done.then(() => { if (this.dialogs.die === dlg) this.dialogs.die = null; });
     }
   }
 
@@ -712,13 +724,27 @@ export class ValhallaScreen {
       this.send({ type: "withdraw", figure: this.selected, to: p });
       return;
     }
-    this.send({ type: "move", figure: this.selected, to: p });
+    this.send({ type: "move", figure: this.selected, to: this.snap(p) });
+  }
+
+  /**
+   * A tap near a charge-ready point (exactly at an enemy's 2" zone, from where a charge can follow) means that
+   * point: no finger can hit hundredths of an inch.
+   */
+  snap(p) {
+    const sel = this.selection && this.selection.unit === this.selected ? this.selection : null;
+    let best = null;
+    for (const a of (sel && sel.approach) || []) {
+      const d = Math.hypot(a.to[0] - p[0], a.to[1] - p[1]);
+      if (d <= SNAP_INCHES && (!best || d < best.d)) best = { d, to: a.to };
+    }
+    return best ? best.to : p;
   }
 
   dropFigure(id, p) {
     if (!this.pickable().has(id)) return;
     if (this.selected !== id) this.select(id);
-    this.send({ type: this.mode === "withdraw" ? "withdraw" : "move", figure: id, to: p });
+    this.send(this.mode === "withdraw" ? { type: "withdraw", figure: id, to: p } : { type: "move", figure: id, to: this.snap(p) });
   }
 
   actionTitle(a) {

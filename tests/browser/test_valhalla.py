@@ -1,0 +1,393 @@
+"""Playing Valhalla in the browser: the whole of a small game through the page alone.
+
+``first_blood`` (24" x 16", one player a side, three turns) is chosen on the game selection screen, and played
+by taps on the table, the action buttons, the odds panel and the dice: a shot and a charge with their exact
+odds, a refused move shown in red with its reason, the bot's turns, the cards and the coins, up to Game Over.
+A second game is played by two remote players with physical dice, whose faces they enter on the touchscreen.
+To know when a step has been committed the tests read the version of the view the page holds
+(``window.iwgtTable.view.version``); what they check is in the DOM. Screenshots: build/screenshots/valhalla_*.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+
+from .conftest import Server, shot
+
+FULL_HD: ViewportSize = {"width": 1920, "height": 1080}
+TABLET: ViewportSize = {"width": 1024, "height": 768}
+WAIT_MS = 15_000
+"""How long a check waits for the page (a loaded 2-core machine runs the server, the browsers and a bot)."""
+
+expect.set_options(timeout=WAIT_MS)
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+
+
+def tid(page: Page, name: str) -> Locator:
+    """The element with ``data-testid=name``."""
+    return page.get_by_test_id(name)
+
+
+def version(page: Page) -> int:
+    """The version of the view the page shows (-1 before the first view)."""
+    v: int = page.evaluate(
+        "() => (window.iwgtTable && window.iwgtTable.view) ? window.iwgtTable.view.version : -1"
+    )
+    return v
+
+
+def wait_version(page: Page, at_least: int) -> None:
+    """Wait until the page shows a view of at least this version."""
+    page.wait_for_function(
+        "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
+        arg=at_least,
+        timeout=WAIT_MS,
+    )
+
+
+def view(page: Page) -> dict[str, Any]:
+    """The view the page shows (read only to know what to tap next; checks are made on the DOM)."""
+    v: dict[str, Any] = page.evaluate("() => window.iwgtTable.view")
+    return v
+
+
+def my_turn(page: Page) -> bool:
+    return tid(page, "whose-turn").get_attribute("data-mine") == "true"
+
+
+def over(page: Page) -> bool:
+    status: str = page.evaluate("() => window.iwgtTable.view.status")
+    return status != "playing"
+
+
+def wait_turn_or_over(page: Page, after: int, timeout: int = 30_000) -> None:
+    """Wait for a view newer than ``after`` in which this page is to act, or the game is over."""
+    page.wait_for_function(
+        """v => { const t = window.iwgtTable; return t && t.view && t.view.version > v
+                 && (t.view.status !== 'playing' || (t.view.to_move === t.view.seat && !t.view.die)); }""",
+        arg=after,
+        timeout=timeout,
+    )
+
+
+def tap_inches(page: Page, p: list[float]) -> None:
+    """Tap the table at a point given in inches from its bottom-left corner."""
+    xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", p)
+    assert xy, "the table is not drawn"
+    page.mouse.click(xy[0], xy[1])
+
+
+def at_of(page: Page, fid: int) -> str:
+    where = tid(page, f"vh-figure-{fid}").get_attribute("data-at")
+    assert where
+    return where
+
+
+def actions_of(page: Page, kind: str) -> list[dict[str, Any]]:
+    """The legal actions of a type the page's view offers."""
+    acts: list[dict[str, Any]] = [a for a in view(page)["options"]["actions"] if a["type"] == kind]
+    return acts
+
+
+def end_activation(page: Page) -> None:
+    """Tap End activation / Pass the card and wait until the table has taken it."""
+    before = version(page)
+    tid(page, "vh-action-end_activation").click()
+    wait_version(page, before + 1)
+
+
+def select(page: Page, fid: int) -> None:
+    """Tap one of the player's lit figures and wait for its rings."""
+    tid(page, f"vh-figure-{fid}").click()
+    expect(tid(page, f"vh-figure-{fid}")).to_have_class(re.compile(r"\bselected\b"))
+    expect(tid(page, "vh-ring-move")).to_have_count(1)
+
+
+def confirm_with_odds(page: Page, button: str, odds_testid: str, name: str) -> None:
+    """Tap an action button, check the exact odds shown before it is committed, and confirm it."""
+    tid(page, button).click()
+    panel = tid(page, "vh-odds")
+    expect(panel).to_be_visible()
+    expect(tid(page, odds_testid)).to_contain_text("%")
+    expect(tid(page, "vh-confirm")).to_be_enabled()
+    shot(page, name)
+    before = version(page)
+    tid(page, "vh-confirm").click()
+    wait_version(page, before + 1)
+    expect(panel).to_be_hidden()
+
+
+_ERRORS: dict[int, list[str]] = {}
+
+
+def watch(page: Page) -> Page:
+    page.set_default_timeout(WAIT_MS)
+    errors = _ERRORS.setdefault(id(page), [])
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def no_page_errors(*pages: Page) -> None:
+    for p in pages:
+        assert not _ERRORS.get(id(p)), f"script errors in {p.url}: {_ERRORS.get(id(p))}"
+
+
+# -- 1. a whole game, human against the bot, from the game selection ---------------------------------------
+
+
+@pytest.mark.timeout(180)
+def test_first_blood_from_game_selection_to_game_over(server: Server, browser: Browser) -> None:
+    page = watch(browser.new_page(viewport=FULL_HD))
+    try:
+        page.goto(server.base + "/")
+        tid(page, "game-card-valhalla").click()
+        expect(tid(page, "setup-panel")).to_contain_text("Valhalla")
+        tid(page, "scenario-select").select_option("first_blood")
+        expect(tid(page, "scenario-about")).to_contain_text('24" x 16"')
+        expect(tid(page, "timer-input")).to_have_count(0)  # Valhalla has no movement timer
+        expect(tid(page, "seat-fields")).to_contain_text("Ulf (Raiders)")
+        tid(page, "seat-select-0").select_option("human")
+        tid(page, "seat-select-1").select_option("bot")
+        tid(page, "mode-shared").click()
+        shot(page, "valhalla_00_setup")
+        tid(page, "play-button").click()
+        page.wait_for_url(re.compile(r"/play/t-"))
+        wait_version(page, 0)
+        expect(tid(page, "conn-state")).to_have_attribute("data-state", "open")
+
+        # The table in inches: terrain, six figures on round bases, both hands of cards, coins.
+        expect(tid(page, "vh-table")).to_be_visible()
+        expect(tid(page, "vh-area-0")).to_have_attribute("data-kind", "woods")
+        expect(tid(page, "vh-area-1")).to_have_attribute("data-kind", "village")
+        for fid in range(6):
+            expect(tid(page, f"vh-figure-{fid}")).to_be_visible()
+        expect(tid(page, "vh-figure-0")).to_contain_text("H")
+        expect(tid(page, "vh-coins-0")).to_contain_text("0 / 3 coins")
+        expect(tid(page, "vh-coins-1")).to_contain_text("Farmers")
+        expect(page.locator('[data-testid^="vh-card-0-"]')).to_have_count(3)
+        expect(page.locator('[data-testid^="vh-card-1-"]')).to_have_count(3)
+        expect(page.locator('[data-testid^="vh-card-"][data-up="true"]')).to_have_count(1)
+
+        wait_turn_or_over(page, -1)
+        assert not over(page)
+        expect(tid(page, "whose-turn")).to_have_text("Your turn: Ulf (Raiders)")
+        up = page.locator('[data-testid^="vh-card-0-"][data-up="true"]')
+        expect(up).to_have_count(1)
+        shot(page, "valhalla_01_my_card")
+
+        # The archer shoots: its rings (6" close range, 12" range), the exact odds first, then the die.
+        select(page, 2)
+        expect(tid(page, "vh-ring-close")).to_have_attribute("data-radius", "6.5")
+        expect(tid(page, "vh-ring-range")).to_have_attribute("data-radius", "12.5")
+        expect(page.locator('[data-testid^="vh-ring-zone-"]')).to_have_count(3)  # the 2" round each enemy
+        expect(tid(page, "vh-reach")).to_be_visible()
+        shots = [a for a in actions_of(page, "shoot") if a["figure"] == 2]
+        assert shots, "the archer has no target at the start of first_blood"
+        confirm_with_odds(
+            page, f"vh-action-shoot-{shots[0]['target']}", "vh-odds-hit", "valhalla_02_shot_odds"
+        )
+        expect(tid(page, "vh-dice")).to_contain_text("needs")
+        expect(tid(page, "vh-dice").locator("li").first).to_contain_text("Hrafn the archer shoots at")
+        shot(page, "valhalla_03_shot_rolled")
+        if not over(page) and my_turn(page) and view(page)["observation"]["active"] == 2:
+            end_activation(page)
+
+        # Later cards: a figure moves (a refused point first, red with its reason), then charges when it can.
+        refused = moved = charged = False
+        while not over(page):
+            wait_turn_or_over(page, version(page) - 1)
+            if over(page):
+                break
+            obs = view(page)["observation"]
+            movable = view(page)["options"]["movable"]
+            if not moved and movable:
+                fid = obs["active"] if obs["active"] is not None else (0 if 0 in movable else movable[0])
+                if obs["active"] is None:
+                    select(page, fid)
+                page.wait_for_function(
+                    "f => window.iwgtTable.selection && window.iwgtTable.selection.unit === f", arg=fid
+                )
+                sel: dict[str, Any] = page.evaluate("() => window.iwgtTable.selection")
+                if sel["moves"]:
+                    if not refused:
+                        before = version(page)
+                        here = [float(v) for v in at_of(page, fid).split(",")]
+                        far = [23.5 if here[0] < 12 else 0.5, 15.5 if here[1] < 8 else 0.5]  # beyond 6"
+                        tap_inches(page, far)
+                        expect(tid(page, "vh-refusal")).to_contain_text("allowed")
+                        illegal = page.locator('[data-testid="vh-table"] circle.light[data-effect="illegal"]')
+                        expect(illegal).to_have_count(1)
+                        shot(page, "valhalla_04_refused_move")
+                        assert version(page) == before, "a refused move changed the table"
+                        refused = True
+                    approach = page.locator('[data-testid^="vh-point-approach-"]')
+                    if approach.count():
+                        where = approach.first.get_attribute("data-at")
+                        assert where
+                        point = [float(v) for v in where.split(",")]
+                        point = [
+                            point[0] + 0.1,
+                            point[1] - 0.1,
+                        ]  # a tap near a charge-ready point snaps to it
+                    else:
+                        point = sel["moves"][0]["to"]
+                    start = at_of(page, fid)
+                    before = version(page)
+                    tap_inches(page, point)
+                    wait_version(page, before + 1)
+                    expect(tid(page, f"vh-figure-{fid}")).not_to_have_attribute("data-at", start)
+                    moved = True
+                    shot(page, "valhalla_05_moved")
+                    continue
+            charges = actions_of(page, "charge") + actions_of(page, "fight")
+            if not charged and charges:
+                a = charges[0]
+                if obs["active"] is None:
+                    select(page, a["figure"])
+                other = a.get("target", a.get("opponent"))
+                confirm_with_odds(
+                    page, f"vh-action-{a['type']}-{other}", "vh-odds-win", "valhalla_06_charge_odds"
+                )
+                expect(page.get_by_test_id("vh-roll-combat").first).to_contain_text("scores")
+                shot(page, "valhalla_07_combat_rolled")
+                charged = True
+                continue
+            if my_turn(page) and not over(page):
+                end_activation(page)
+        assert refused and moved
+
+        # Game Over: who won and why, the final coins.
+        modal = tid(page, "game-over-modal")
+        expect(modal).to_be_visible(timeout=20_000)
+        expect(tid(page, "game-over-winner")).to_have_text(
+            re.compile(r"(Raiders win!|Farmers win!|A draw\.)")
+        )
+        expect(tid(page, "game-over-reason")).to_have_text(re.compile(r"\w"))
+        expect(tid(page, "vh-final-coins-0")).to_contain_text("coins")
+        expect(tid(page, "log")).to_contain_text("Game over")
+        shot(page, "valhalla_08_game_over")
+        tid(page, "new-game").click()
+        page.wait_for_url(server.base + "/")
+        expect(tid(page, "game-card-valhalla")).to_be_visible()
+        no_page_errors(page)
+    finally:
+        page.close()
+
+
+# -- 2. two remote players with physical dice ---------------------------------------------------------------
+
+
+def enter_die(page: Page, sides: int, face: int, *others: Page) -> None:
+    """The table asks for a real die: check its size, tap the face read off it, and wait for every screen."""
+    dlg = tid(page, "die-dialog")
+    expect(dlg).to_be_visible()
+    expect(dlg).to_contain_text(f"Roll a d{sides}")
+    expect(tid(page, f"die-face-{sides}")).to_be_visible()
+    expect(tid(page, f"die-face-{sides + 1}")).to_have_count(0)
+    before = version(page)
+    tid(page, f"die-face-{face}").click()
+    wait_version(page, before + 1)
+    for p in others:
+        wait_version(p, version(page))
+
+
+def turn_pages(a: Page, b: Page) -> tuple[Page, Page, int]:
+    """The page whose player's card is up, the other page, and the seat to act."""
+    for _ in range(2):
+        for p, q in ((a, b), (b, a)):
+            if my_turn(p):
+                return p, q, int(view(p)["seat"])
+        a.wait_for_timeout(300)
+    raise AssertionError("neither player's card is up")
+
+
+@pytest.mark.timeout(180)
+def test_two_remote_players_enter_physical_dice(server: Server, browser: Browser) -> None:
+    lobby = watch(browser.new_page(viewport=FULL_HD))
+    pages: list[Page] = []
+    try:
+        lobby.goto(server.base + "/")
+        tid(lobby, "game-card-valhalla").click()
+        tid(lobby, "scenario-select").select_option("first_blood")
+        tid(lobby, "seat-select-0").select_option("human")
+        tid(lobby, "seat-select-1").select_option("human")
+        tid(lobby, "mode-remote").click()
+        tid(lobby, "dice-physical").click()
+        tid(lobby, "play-button").click()
+        expect(tid(lobby, "invite-panel")).to_be_visible()
+        links = [tid(lobby, f"invite-link-{i}").input_value() for i in (0, 1)]
+        table_id = links[0].split("/play/")[1].split("#")[0]
+        for link, size in zip(links, (FULL_HD, TABLET), strict=True):
+            p = watch(browser.new_page(viewport=size))
+            p.goto(link)
+            wait_version(p, 0)
+            expect(tid(p, "conn-state")).to_have_attribute("data-state", "open")
+            pages.append(p)
+        red, blue = pages
+        expect(tid(red, "whose-turn")).to_have_text(re.compile(r"Your turn: Ulf|Asa \(Farmers\) to play"))
+        expect(tid(blue, "whose-turn")).to_have_text(re.compile(r"Your turn: Asa|Ulf \(Raiders\) to play"))
+
+        # A shot: the player whose card is up shoots at the enemy warrior; the other player rolls the d6 (a 6,
+        # a hit), the shooter rolls the Dice of Death (a 4: one shock marker), and both tables show the pip.
+        me, other, seat = turn_pages(red, blue)
+        shooter, target = (2, 4) if seat == 0 else (5, 1)
+        select(me, shooter)
+        confirm_with_odds(me, f"vh-action-shoot-{target}", "vh-odds-hit", "valhalla_10_remote_shot_odds")
+        expect(tid(other, "die-dialog")).to_contain_text("shot at")
+        shot(other, "valhalla_11_physical_die_tablet")
+        enter_die(other, 6, 6, me)
+        expect(tid(me, "die-dialog")).to_contain_text("Dice of Death")
+        enter_die(me, 6, 4, other)
+        for p in (me, other):
+            expect(tid(p, "die-dialog")).to_have_count(0)
+            expect(tid(p, f"vh-shock-{target}-0")).to_be_visible()
+            expect(tid(p, f"vh-figure-{target}")).to_have_attribute("data-shock", "1")
+            expect(tid(p, "vh-dice")).to_contain_text("one shock")
+            expect(p.get_by_test_id("vh-roll-shot").first).to_contain_text("d6 6")
+        shot(me, "valhalla_12_shock_marker")
+        end_activation(me)
+
+        # A charge: the hero moves to the edge of the enemy warrior's 2" zone (a tap near the charge-ready
+        # point), then charges: d10 and d8 entered by hand, a 10 against a 1 is two hits, and two saves of 6.
+        me, other, seat = turn_pages(red, blue)
+        hero, foe = (0, 4) if seat == 0 else (3, 1)
+        select(me, hero)
+        point = tid(me, f"vh-point-approach-{foe}")
+        expect(point).to_have_count(1)
+        where = point.get_attribute("data-at")
+        assert where
+        x, y = (float(v) for v in where.split(","))
+        before = version(me)
+        tap_inches(me, [x + 0.2, y + 0.15])
+        wait_version(me, before + 1)
+        expect(tid(me, f"vh-figure-{hero}")).to_have_attribute("data-at", f"{x:g},{y:g}")
+        expect(tid(me, "vh-actions-left")).to_have_text("1 action left.")
+        confirm_with_odds(me, f"vh-action-charge-{foe}", "vh-odds-win", "valhalla_13_remote_charge_odds")
+        expect(tid(me, "die-dialog")).to_contain_text("combat")
+        enter_die(me, 10, 10, other)
+        enter_die(other, 8, 1, me)
+        enter_die(me, 6, 6, other)
+        enter_die(other, 6, 6, me)
+        for p in (me, other):
+            expect(p.get_by_test_id("vh-roll-combat").first).to_contain_text("d10 10")
+            expect(p.get_by_test_id("vh-roll-combat").first).to_contain_text("2 hits")
+            expect(tid(p, "log")).to_contain_text("charges")
+        shot(other, "valhalla_14_combat_tablet")
+
+        # Quit: the table closes as quit.
+        tid(me, "options-button").click()
+        tid(me, "options-quit").click()
+        tid(me, "confirm-yes").click()
+        me.wait_for_url(server.base + "/")
+        tables = lobby.evaluate("() => fetch('/api/tables').then(r => r.json())")
+        assert next(t for t in tables if t["id"] == table_id)["status"] == "quit"
+        no_page_errors(lobby, *pages)
+    finally:
+        for p in [lobby, *pages]:
+            p.close()

@@ -1,0 +1,285 @@
+"""Valhalla at the table: spots of light on a free table, options, selections with rings, odds, the dice
+report and the cards, checked by hand on first_blood positions (table/valhalla.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import iwgt.games  # noqa: F401  (registers the games)
+from iwgt.core.protocol import JSON, ChanceOutcome
+from iwgt.core.registry import get_game
+from iwgt.games.valhalla.state import Engagement, ValhallaState
+from iwgt.table.adapter import adapter_for
+from iwgt.table.lights import AMBER, BLUE, GREEN, PALETTE, RED, WHITE, YELLOW, Light
+from iwgt.table.valhalla import COMBAT_MS, HALO, ILLEGAL_MS, POINT_RADIUS
+
+GAME: Any = get_game("valhalla")
+ADAPTER = adapter_for("valhalla")
+SPOT = 0.5 + HALO
+"""The radius of a spot that lights a figure's 1" base."""
+HERO, WARRIOR, ARCHER, ASA, THORVALD, SVEIN = range(6)
+
+
+def dealt() -> ValhallaState:
+    """first_blood after a deal of the top card each time: Ulf holds A♣ A♥ 2♣, Asa A♦ A♠ 2♦; A♣ is up."""
+    state = GAME.initial_state(GAME.load_scenario("first_blood"))
+    while GAME.to_move(state) == -1:
+        state, _ = GAME.apply(state, ChanceOutcome(1))
+    return state  # type: ignore[no-any-return]
+
+
+def place(state: ValhallaState, fid: int, at: tuple[float, float], **changes: Any) -> ValhallaState:
+    return state.with_figure(replace(state.figure(fid), at=at, **changes))
+
+
+def obs(state: ValhallaState, seat: int | None = 0) -> JSON:
+    return GAME.observe(state, seat)  # type: ignore[no-any-return]
+
+
+def spots(lights: list[Light], effect: str) -> list[tuple[float, float] | None]:
+    return [x.at for x in lights if x.effect == effect]
+
+
+# -- the spot ------------------------------------------------------------------------------------------------
+
+
+def test_a_spot_is_a_point_and_a_radius_in_inches() -> None:
+    light = Light.spot((12.345, 3), 0.75, "movable", WHITE, "steady")
+    assert light.to_json() == {
+        "cell": None,
+        "effect": "movable",
+        "colour": WHITE,
+        "pattern": "steady",
+        "delay_ms": 0,
+        "duration_ms": None,
+        "at": [12.35, 3.0],
+        "radius": 0.75,
+    }
+    with pytest.raises(ValueError, match="either a cell or"):
+        Light((1, 1), "movable", WHITE, "steady", at=(1.0, 1.0), radius=1.0)
+    with pytest.raises(ValueError, match="either a cell or"):
+        Light(None, "movable", WHITE, "steady")
+    with pytest.raises(ValueError, match="positive radius"):
+        Light.spot((1, 1), 0, "movable", WHITE, "steady")
+    assert PALETTE["aim"] and PALETTE["approach"] == AMBER and PALETTE["shocked"] == YELLOW
+
+
+# -- lights --------------------------------------------------------------------------------------------------
+
+
+def test_standing_spots_light_the_card_holder_s_figures_the_active_one_hurts_and_combats() -> None:
+    state = dealt()
+    assert state.current == (0, 0)  # A♣, Ulf's
+    lit = ADAPTER.lights(obs(state), [], 0, movable=[HERO, WARRIOR, ARCHER])
+    assert lit == [Light.spot(at, SPOT, "movable", WHITE, "steady") for at in ((10, 5), (14, 5), (12, 3))]
+
+    state = place(state, ASA, (10, 6), shock=1)  # in contact with Ulf the Bold, shocked
+    state = place(state, THORVALD, (20, 14), wounds=1)
+    state = replace(state, engagements=(Engagement(ASA, HERO),), active=HERO, allowance=2, actions_used=1)
+    lit = ADAPTER.lights(obs(state), [], 0)
+    assert spots(lit, "selected") == [(10.0, 5.0)]
+    assert spots(lit, "shocked") == [(10.0, 6.0)]
+    assert spots(lit, "wounded") == [(20.0, 14.0)]
+    melee = [(x.at, x.colour) for x in lit if x.effect == "melee"]
+    assert melee == [
+        ((10.0, 6.0), PALETTE["melee"]),
+        ((10.0, 6.0), PALETTE["melee_alt"]),
+        ((10.0, 5.0), PALETTE["melee"]),
+        ((10.0, 5.0), PALETTE["melee_alt"]),
+    ]
+    assert all(x.pattern == "alternate" and x.duration_ms is None for x in lit if x.effect == "melee")
+    # From the least to the most urgent: a table with one light per spot shows the last.
+    ranks = [x.effect for x in lit]
+    assert ranks.index("shocked") < ranks.index("selected") < ranks.index("melee")
+
+
+def test_the_last_step_s_events_light_moves_combats_shots_and_deaths() -> None:
+    state = place(dealt(), THORVALD, (10, 6), alive=False)
+    events: list[JSON] = [
+        {"event": "FigureMoved", "figure": WARRIOR, "path": [[14, 5], [16, 5]], "cost": 2.0},
+        {
+            "event": "Fought",
+            "attacker": HERO,
+            "defender": THORVALD,
+            "attacker_face": 9,
+            "defender_face": 1,
+            "attacker_score": 10,
+            "defender_score": 1,
+            "attacker_hits": 2,
+            "defender_hits": 0,
+        },
+        {"event": "ShotFired", "shooter": ARCHER, "target": ASA, "face": 6, "needs": 5, "hit": True},
+        {"event": "FigureKilled", "figure": THORVALD},
+        {"event": "BaggageMoved", "baggage": 0, "path": [[1, 1], [99, 99]]},  # off the table: no light
+    ]
+    lit = ADAPTER.lights(obs(state), events, 1)
+    assert Light.spot((16, 5), SPOT, "destination", GREEN, "steady") in lit
+    assert Light.spot((10, 5), SPOT, "won", GREEN, "steady", COMBAT_MS) in lit
+    assert Light.spot((10, 5), SPOT, "melee", PALETTE["melee"], "alternate", 0, COMBAT_MS) in lit
+    assert spots(lit, "lost") == [(10.0, 6.0)]  # the one hit, where it fell
+    assert Light.spot((10, 6), SPOT, "destroyed", RED, "flash", COMBAT_MS) in lit
+    assert Light.spot((12, 3), SPOT, "firing", GREEN, "flash", 0, COMBAT_MS) in lit
+    assert Light.spot((14, 10), SPOT, "under_fire", RED, "flash", 0, COMBAT_MS) in lit
+    assert all(x.at is not None and x.at[0] <= 24 for x in lit)
+
+
+def test_a_refused_point_or_target_lights_red_for_two_seconds() -> None:
+    o = obs(dealt())
+    assert ADAPTER.refusal_lights(o, {"type": "move", "figure": HERO, "to": [23, 1]}) == [
+        Light.spot((23, 1), 0.5, "illegal", RED, "steady", 0, ILLEGAL_MS)
+    ]
+    assert ADAPTER.refusal_lights(o, {"type": "charge", "figure": HERO, "target": ASA}) == [
+        Light.spot((14, 10), SPOT, "illegal", RED, "steady", 0, ILLEGAL_MS)
+    ]
+    assert ADAPTER.refusal_lights(o, {"type": "move", "figure": HERO, "to": [40, 1]}) == []  # off the table
+    assert ADAPTER.refusal_lights(o, {"type": "move", "figure": HERO, "to": "north"}) == []
+
+
+# -- options, selection, preview -----------------------------------------------------------------------------
+
+
+def test_options_list_the_card_holder_s_figures_and_every_action_but_the_moves() -> None:
+    state = dealt()
+    out = ADAPTER.options(GAME, state, 0)
+    assert out["movable"] == [HERO, WARRIOR, ARCHER]
+    assert {"type": "end_activation"} in out["actions"]
+    assert {"type": "shoot", "figure": ARCHER, "target": THORVALD} in out["actions"]
+    assert all(a["type"] != "move" for a in out["actions"])
+    assert ADAPTER.options(GAME, state, 1) == {"movable": [], "actions": []}  # not Asa's card
+
+
+def test_a_selection_gives_rings_moves_reach_and_targets_with_their_odds() -> None:
+    state = dealt()
+    sel = ADAPTER.selection(GAME, state, 0, ARCHER)
+    rings = {(r["kind"], r.get("figure")): (r["at"], r["radius"]) for r in sel["rings"]}
+    assert rings[("move", None)] == ([12.0, 3.0], 6.0)
+    assert rings[("charge", None)] == ([12.0, 3.0], 2.5)  # 2" from the base's edge
+    assert rings[("close", None)] == ([12.0, 3.0], 6.5)
+    assert rings[("range", None)] == ([12.0, 3.0], 12.5)
+    assert rings[("zone", ASA)] == ([14.0, 10.0], 2.5)
+    assert len(rings) == 7  # three zones, one per enemy
+    assert sel["moves"] and all(m["action"]["figure"] == ARCHER for m in sel["moves"])
+    for m in sel["moves"][:5]:  # every offered point is one the rules accept
+        GAME.apply(state, GAME.action_from_json(m["action"]))
+    assert len(sel["reach"]) >= 8
+    shots = {t["target"]: t for t in sel["targets"] if t["kind"] == "shoot"}
+    assert set(shots) == {ASA, THORVALD, SVEIN}
+    assert shots[THORVALD]["odds"]["hit"] == pytest.approx(1 / 3)  # 6.3" away: long range, 5+
+    assert shots[THORVALD]["action"] == {"type": "shoot", "figure": ARCHER, "target": THORVALD}
+    lights = [
+        Light.spot(tuple(x["at"]), x["radius"], x["effect"], x["colour"], x["pattern"]) for x in sel["lights"]
+    ]
+    assert Light.spot((12, 3), SPOT, "selected", BLUE, "steady") in lights
+    assert len([x for x in lights if x.effect == "aim"]) == 3
+    assert all(x.radius == POINT_RADIUS for x in lights if x.effect == "destination")
+    # Anything else: an enemy gets its rings only, a figure gone to Valhalla or not on the table nothing.
+    theirs = ADAPTER.selection(GAME, state, 0, ASA)
+    assert theirs["rings"] and theirs["moves"] == [] and theirs["targets"] == []
+    assert ADAPTER.selection(GAME, state, 0, 99)["rings"] == []
+    gone = ADAPTER.selection(GAME, place(state, ASA, (14, 10), alive=False), 0, ASA)
+    assert gone["rings"] == []
+
+
+def test_approach_points_stand_exactly_at_the_enemy_zone_so_a_charge_can_follow() -> None:
+    state = dealt()
+    sel = ADAPTER.selection(GAME, state, 0, HERO)  # Ulf at (10, 5); Thorvald at (10, 10), Asa at (14, 10)
+    approach = {a["target"]: a for a in sel["approach"]}
+    assert approach[THORVALD]["to"] == [10.0, 7.0]  # 3" from Thorvald's centre: 2" base edge to base edge
+    after, _ = GAME.apply(state, GAME.action_from_json(approach[THORVALD]["action"]))
+    charges = [a for a in GAME.legal_actions(after, 0) if type(a).__name__ == "Charge"]
+    assert [a.target for a in charges] == [THORVALD]
+    for a in sel["approach"]:  # each one leaves a charge possible
+        moved, _ = GAME.apply(state, GAME.action_from_json(a["action"]))
+        assert any(getattr(x, "target", None) == a["target"] for x in GAME.legal_actions(moved, 0))
+    # Only while a second action is left: a hurt figure's move ends its activation.
+    hurt = place(state, HERO, (10, 5), shock=1)
+    assert ADAPTER.selection(GAME, hurt, 0, HERO)["approach"] == []
+
+
+def test_a_preview_is_legality_and_exact_odds_and_changes_nothing() -> None:
+    state = dealt()
+    shot = ADAPTER.preview(GAME, state, 0, {"type": "shoot", "figure": ARCHER, "target": THORVALD})
+    assert shot["legal"] is True and shot["reason"] is None
+    assert shot["odds"]["kind"] == "shot" and shot["odds"]["needs"] == 5
+    near = place(state, THORVALD, (10, 7))  # 1" from Ulf's base: within a charge
+    charge = ADAPTER.preview(GAME, near, 0, {"type": "charge", "figure": HERO, "target": THORVALD})
+    assert charge["legal"] is True and charge["odds"]["kind"] == "charge"
+    assert sum(charge["odds"]["winner"].values()) == pytest.approx(1.0)
+    move = ADAPTER.preview(GAME, state, 0, {"type": "move", "figure": HERO, "to": [11, 5]})
+    assert move["legal"] is True and move["odds"] is None
+    far = ADAPTER.preview(GAME, state, 0, {"type": "move", "figure": HERO, "to": [23, 1]})
+    assert far["legal"] is False and '6" allowed' in far["reason"]
+    assert (
+        ADAPTER.preview(GAME, state, 1, {"type": "end_activation"})["reason"] == "it is not your turn to act"
+    )
+    assert "unknown action type" in ADAPTER.preview(GAME, state, 0, {"type": "fly"})["reason"]
+    assert GAME.state_to_json(state) == GAME.state_to_json(dealt())
+
+
+# -- report and cards ----------------------------------------------------------------------------------------
+
+
+def test_the_report_gives_coins_hurts_and_the_dice_of_the_last_step() -> None:
+    state = replace(place(dealt(), THORVALD, (10, 10), shock=2), coins=(2, 0))
+    events: list[JSON] = [
+        {
+            "event": "Fought",
+            "attacker": HERO,
+            "defender": THORVALD,
+            "attacker_face": 7,
+            "defender_face": 3,
+            "attacker_score": 8,
+            "defender_score": 1,
+            "attacker_hits": 2,
+            "defender_hits": 0,
+        },
+        {"event": "SavingThrow", "figure": THORVALD, "face": 3, "effect": "two_shock"},
+        {"event": "SavingThrow", "figure": THORVALD, "face": 1, "effect": "killed"},
+        {"event": "CoinsWon", "side": 0, "coins": 2, "reason": "Thorvald went to Valhalla", "total": 2},
+    ]
+    rep = ADAPTER.report(obs(state), events)
+    assert rep is not None and rep["type"] == "report" and rep["turn"] == 1
+    assert [(s["name"], s["coins"], s["target"]) for s in rep["sides"]] == [
+        ("Raiders", 2, 3),
+        ("Farmers", 0, 3),
+    ]
+    assert next(f for f in rep["figures"] if f["id"] == THORVALD)["shock"] == 2
+    combat, save, death = rep["dice"]
+    assert combat["attacker_die"] == 10 and combat["defender_die"] == 8
+    assert combat["text"] == "Ulf the Bold rolls 7 (score 8), Thorvald rolls 3 (score 1): 2 hits on Thorvald"
+    assert save["text"] == "Dice of Death for Thorvald: 3, two shock markers"
+    assert death["effect"] == "killed" and death["text"].endswith("to Valhalla")
+    assert rep["coins"] == [{"side": 0, "coins": 2, "reason": "Thorvald went to Valhalla", "total": 2}]
+    shot = ADAPTER.report(
+        obs(state),
+        [
+            {
+                "event": "ShotFired",
+                "shooter": ARCHER,
+                "target": ASA,
+                "face": 2,
+                "needs": 5,
+                "hit": False,
+                "distance": 6.2,
+                "cover": False,
+            }
+        ],
+    )
+    assert shot is not None
+    assert shot["dice"][0]["text"] == "Hrafn the archer shoots at Asa Farm-wife: rolls 2, needs 5+: a miss"
+
+
+def test_the_cards_show_each_hand_the_card_up_and_the_played_ones() -> None:
+    state = dealt()
+    state, _ = GAME.apply(state, GAME.action_from_json({"type": "end_activation"}))  # Ulf passes the A♣
+    cards = ADAPTER.cards(obs(state, 1), 1)
+    assert [(p["seat"], p["name"], p["mine"]) for p in cards] == [(0, "Ulf", False), (1, "Asa", True)]
+    ulf = {c["label"]: c for c in cards[0]["cards"]}
+    asa = {c["label"]: c for c in cards[1]["cards"]}
+    assert set(ulf) == {"A♣", "A♥", "2♣"} and set(asa) == {"A♦", "A♠", "2♦"}
+    assert ulf["A♣"]["played"] and not ulf["A♣"]["up"]
+    assert asa["A♦"]["up"] and not asa["A♦"]["played"]
+    assert [c for c in cards[0]["cards"] + cards[1]["cards"] if c["up"]] == [asa["A♦"]]
