@@ -189,6 +189,22 @@ class _Grid:
     ny: int
     back: tuple[tuple[tuple[int, float], ...], ...]
     """For each node v: (u, cost of walking from u to v), for Dijkstra run from the goal outwards."""
+    slow: tuple[bool, ...]
+    """Whether each node is in woods or a village."""
+    height: tuple[float, ...]
+    """The ground's height at each node."""
+
+    def cost(self, a: XY, b: XY) -> float:
+        """A quick estimate of a straight walk's movement cost (half speed in woods, villages, uphill)."""
+        length = distance(a, b)
+        steps = max(1, math.ceil(length / (GRID / 2)))
+        total, last = 0.0, self.node(a)
+        for k in range(1, steps + 1):
+            n = self.node((a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps))
+            slowed = self.slow[n] or self.height[n] > self.height[last] + EPS
+            total += length / steps * (2.0 if slowed else 1.0)
+            last = n
+        return total
 
     def node(self, p: XY) -> int:
         """The node nearest to a point."""
@@ -229,7 +245,7 @@ def _grid(ground: Ground) -> _Grid:
         for a, b in ((u, v), (v, u)):
             slowed = slow[a] or slow[b] or height[b] > height[a] + EPS
             back[b].append((a, length * (2.0 if slowed else 1.0) + extra))
-    return _Grid(nx, ny, tuple(tuple(x) for x in back))
+    return _Grid(nx, ny, tuple(tuple(x) for x in back), tuple(slow), tuple(float(h) for h in height))
 
 
 @lru_cache(maxsize=64)
@@ -305,8 +321,12 @@ class _Judge:
         last = state.turn >= spec.turn_limit
         self.next_turn = 0.0 if last else NEXT_TURN
         self.opportunity = 0.0 if last else OPPORTUNITY
+        self.shaping = 0.0 if last else 1.0  # closing in pays off only in a later turn
         self.objectives = [(i, o) for i, o in enumerate(spec.objectives) if i not in state.achieved]
+        self.range = rules().shooting.range
         self._ev: dict[tuple[Any, ...], float] = {}
+        self._bands: dict[tuple[Any, ...], tuple[bool, bool] | None] = {}
+        self._walks: dict[tuple[tuple[XY, ...], XY], float] = {}
 
     # -------------------------------------------------------- coins and losses
 
@@ -361,11 +381,24 @@ class _Judge:
 
     def charge_ev(self, st: ValhallaState, a: Figure, d: Figure) -> float:
         """The charger's expected gain if ``a`` charged ``d`` from where it stands (VH-CO-06, VH-CO-07)."""
-        moved = replace(a, at=contact_point(a, d))
-        fa = fighter(st, moved, d, charging=True, charged=False)
-        fd = fighter(st, d, moved, charging=False, charged=True)
-        pinned = 0.0 if st.engaged(d.id) else SLOWED_STAKE * self.stake(d, st)  # a carrier held in combat
-        return self.combat_ev(st, moved, fa, d, fd) + pinned
+        key = ("charge", a, d, st.engaged(d.id))
+        ev = self._ev.get(key)
+        if ev is None:
+            moved = replace(a, at=contact_point(a, d))
+            fa = fighter(st, moved, d, charging=True, charged=False)
+            fd = fighter(st, d, moved, charging=False, charged=True)
+            pinned = 0.0 if st.engaged(d.id) else SLOWED_STAKE * self.stake(d, st)  # a carrier held in combat
+            ev = self.combat_ev(st, moved, fa, d, fd) + pinned
+            self._ev[key] = ev
+        return ev
+
+    def walk(self, goal: tuple[XY, ...], p: XY) -> float:
+        """Walking cost from a point to a goal (see ``_walk``), remembered for this decision."""
+        key = (goal, p)
+        d = self._walks.get(key)
+        if d is None:
+            d = self._walks[key] = _walk(self.ground, goal, p)
+        return d
 
     def fight_ev(self, st: ValhallaState, f: Figure, o: Figure) -> float:
         """The expected gain from continuing a fight (neither charges, VH-CO-15)."""
@@ -374,10 +407,17 @@ class _Judge:
 
     def shot_ev(self, st: ValhallaState, shooter: Figure, target: Figure, shots: int = 1) -> float | None:
         """The shooter's expected gain from shooting (once or twice), or None if the shot is not allowed."""
-        why, shot = shot_problem(st, shooter, target)
-        if why is not None or shot is None:
+        if edge_distance(shooter.at, self.radius, target.at, self.radius) > self.range:
+            return None  # out of range: no need to trace the line of sight
+        key = ("shot", shooter, target, st.engaged(shooter.id), st.engaged(target.id))
+        if key not in self._bands:
+            why, shot = shot_problem(st, shooter, target)
+            ok = why is None and shot is not None
+            self._bands[key] = (_is_close(shot.distance), shot.cover) if ok and shot is not None else None
+        band = self._bands[key]
+        if band is None:
             return None
-        out = _shots(_is_close(shot.distance), shot.cover, target.kind, target.shock, target.wounded, shots)
+        out = _shots(band[0], band[1], target.kind, target.shock, target.wounded, shots)
         return self.loss(target, out, self.stake(target, st))
 
     def static_ev(self, f: Figure, t: Figure) -> float:
@@ -407,7 +447,7 @@ class _Judge:
         to = toward(a.at, d.at, need)
         if self.ground.crosses_obstacle([a.at, to]):
             return False
-        return need * 2 <= self.move or self.ground.path_cost([a.at, to]) <= self.move + EPS
+        return need * 2 <= self.move or _grid(self.ground).cost(a.at, to) <= self.move + EPS
 
     def weight(self, e: Figure) -> float:
         """How surely an enemy acts before our figure's next activation."""
@@ -487,13 +527,13 @@ class _Judge:
         gaps = [(edge_distance(f.at, self.radius, t.at, self.radius), t) for t in foes]
         if _shooter(f):
             nearest = min(g for g, _ in gaps)
-            return v - ADVANCE * max(0.0, nearest - SHOOT_DISTANCE)
+            return v - self.shaping * ADVANCE * max(0.0, nearest - SHOOT_DISTANCE)
         scored = [(self.static_ev(f, t) - 0.02 * g, g) for g, t in gaps]
         score, gap = max(scored)
         if score > 0:
-            return v - ADVANCE * max(0.0, gap - self.zone)
+            return v - self.shaping * ADVANCE * max(0.0, gap - self.zone)
         friends = [distance(f.at, g.at) for g in st.figures if g.alive and g.side == f.side and g.id != f.id]
-        return v - GATHER * min(friends, default=0.0)
+        return v - self.shaping * GATHER * min(friends, default=0.0)
 
     def engaged(self, st: ValhallaState, f: Figure, o: Figure) -> float:
         """The value of staying in combat: the fight goes on if whoever it favours gets to it first."""
@@ -518,7 +558,7 @@ class _Judge:
         best = math.inf
         for f in st.figures:
             if f.alive and f.side == side:
-                d = _walk(self.ground, goal, f.at) + FETCH_ROLE[f.kind] + (4.0 if st.engaged(f.id) else 0.0)
+                d = self.walk(goal, f.at) + FETCH_ROLE[f.kind] + (4.0 if st.engaged(f.id) else 0.0)
                 best = min(best, d)
         return best
 
@@ -538,12 +578,12 @@ class _Judge:
                         free = e.alive and e.side != o.side and not st.engaged(e.id)
                         if free and self.can_charge_next(st, e, c):
                             slowed *= INTERCEPT
-                    return (0.4 + _closer(0.5, _walk(self.ground, zone, c.at))) * slowed
-                return _closer(0.1, _walk(self.ground, zone, thing.at))
+                    return (0.4 + _closer(0.5, self.walk(zone, c.at))) * slowed
+                return _closer(0.1, self.walk(zone, thing.at))
             goal = (thing.at,)
             mine = self.fetch_distance(st, o.side, goal)
             theirs = self.fetch_distance(st, 1 - o.side, goal)
-            p = _closer(0.35, mine) * (1.0 - 0.4 * min(_walk(self.ground, zone, thing.at), HORIZON) / HORIZON)
+            p = _closer(0.35, mine) * (1.0 - 0.4 * min(self.walk(zone, thing.at), HORIZON) / HORIZON)
             return p * (0.7 if theirs < mine else 1.0)
         if o.kind == "reach":
             if any(f.alive and f.side == o.side and _polygon(zone).covers(Point(f.at)) for f in st.figures):
@@ -734,7 +774,8 @@ class ValhallaBot:
             if not t.alive or t.side == f.side:
                 continue
             gap = edge_distance(f.at, judge.radius, t.at, judge.radius)
-            if gap <= judge.charge + 0.01 and charge_problem(st, f, t) is None:  # the engine has the last word
+            # A hundredth of slack: the engine's own check has the last word.
+            if gap <= judge.charge + 0.01 and charge_problem(st, f, t) is None:
                 best = max(best, self._charge_value(st, judge, f, t))
         shots = self._shot_values(st, judge, f)
         if shots:
