@@ -255,9 +255,10 @@ def simulate(
 
     g = _game(game)
     try:
-        bots = (bot_for(g), bot_for(g))
+        bot_for(g)
     except TypeError as exc:
         raise _fail(str(exc)) from None
+    bots: dict[int, Any] = {}  # one bot per seat (Valhalla has several players a side in some scenarios)
     print_events = _report(g)
     try:
         scen = g.load_scenario(scenario)
@@ -274,6 +275,8 @@ def simulate(
     while not g.is_terminal(match.state):
         seat = g.to_move(match.state)
         # The report is printed before the next dice are asked for (they matter with real dice).
+        if seat not in bots:
+            bots[seat] = bot_for(g)
         events.extend(match.act(seat, bots[seat].choose(match.state, seat), then_chance=False))
         if not as_json:
             events = print_events(console, match.state, events)
@@ -319,10 +322,10 @@ def replay_cmd(file: Annotated[Path, typer.Argument(help="a game record saved wi
     if rec.result != got:
 
         def words(r: dict[str, Any] | None) -> str:
-            return "an unfinished game" if r is None else describe_result(r["winner"], r["reason"])
+            return "an unfinished game" if r is None else _result_words(g, r["winner"], r["reason"])
 
         raise _fail(f"the replay ends with {words(got)}, but the record says {words(rec.result)}")
-    outcome = "the game is not finished" if res is None else describe_result(res.winner, res.reason)
+    outcome = "the game is not finished" if res is None else _result_words(g, res.winner, res.reason)
     console.print(f"[green]ok[/]: {out.steps} steps of {rec.game} ({rec.scenario_name}) reproduce; {outcome}")
 
 
