@@ -274,9 +274,9 @@ def simulate(
     events: list[Event] = match.resolve_chance()
     while not g.is_terminal(match.state):
         seat = g.to_move(match.state)
-        # The report is printed before the next dice are asked for (they matter with real dice).
         if seat not in bots:
             bots[seat] = bot_for(g)
+        # The report is printed before the next dice are asked for (they matter with real dice).
         events.extend(match.act(seat, bots[seat].choose(match.state, seat), then_chance=False))
         if not as_json:
             events = print_events(console, match.state, events)
