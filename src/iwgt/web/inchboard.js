@@ -74,8 +74,8 @@ export class InchBoard {
   }
 
   /** Draw the table and its terrain (once per table: terrain never changes in play). */
-  setTable(table, sides) {
-    const sig = JSON.stringify([table, (sides || []).map((x) => x.colour)]);
+  setTable(table, sides, objectives = []) {
+    const sig = JSON.stringify([table, (sides || []).map((x) => x.colour), objectives.map((o) => o.title)]);
     if (sig === this.sig) return;
     this.sig = sig;
     this.width = Number(table.width) || 24;
@@ -124,8 +124,9 @@ export class InchBoard {
     this.gZones.replaceChildren();
     for (const z of table.zones || []) {
       const colour = (sides && sides[z.side] && sides[z.side].colour) || "#ffffff";
+      const objective = objectives.find((o) => o.id === z.objective);
       this.gZones.append(s("polygon", { points: this.pts(z.outline), class: "vh-zone", testid: `vh-zone-${z.objective}`,
-        style: { "--zc": colour } }));
+        style: { "--zc": colour } }, s("title", {}, objective ? objective.title : "Objective")));
       this.label(this.gZones, z.outline, "Objective", "vh-zone-name");
     }
   }

@@ -286,7 +286,7 @@ export class ValhallaScreen {
     this.lights.view = live(this.lights.view);
     this.lights.selection = live(this.lights.selection);
     this.lights.error = live(this.lights.error);
-    this.board.setTable(obs.table || { width: 24, height: 16 }, obs.sides || []);
+    this.board.setTable(obs.table || { width: 24, height: 16 }, obs.sides || [], obs.objectives || []);
     const points = [];
     const selection = this.selection && this.selection.unit === this.selected ? this.selection : null;
     if (selection && this.mode === "withdraw") {
@@ -353,13 +353,18 @@ export class ValhallaScreen {
   }
 
   renderCoins(obs) {
-    fill(this.elCoins, (obs.sides || []).map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-coins-${i}`,
+    const sides = obs.sides || [];
+    fill(this.elCoins, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-coins-${i}`,
       "data-coins": sd.coins, "data-target": sd.target, style: { "--side": sd.colour } },
     h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
     h("strong", {}, sd.name),
     h("span", { class: "vh-coin-count" }, `${sd.coins} / ${sd.target} coins`),
     h("span", { class: "vh-coin-bar", "aria-hidden": "true" },
-      h("span", { style: { width: `${Math.min(100, (100 * sd.coins) / Math.max(1, sd.target))}%` } })))));
+      h("span", { style: { width: `${Math.min(100, (100 * sd.coins) / Math.max(1, sd.target))}%` } })))),
+    (obs.objectives || []).map((o) => h("div", { class: ["vh-objective", o.achieved && "achieved"], testid: `vh-objective-${o.id}`,
+      "data-achieved": o.achieved ? "true" : "false", style: { "--side": (sides[o.side] || {}).colour || "#888" } },
+    h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
+    `${o.achieved ? "✔ " : ""}${(sides[o.side] || {}).name || ""}: ${o.title}`)));
   }
 
   renderPrompt(obs) {
@@ -524,6 +529,7 @@ export class ValhallaScreen {
       h("span", { class: "vh-roster-letter" }, KIND_LETTER[f.kind] || "?"),
       h("span", { class: "vh-roster-name" }, f.name),
       h("span", { class: "vh-roster-state" }, !f.alive ? "in Valhalla" : [
+        (obs.players || []).length > 2 ? ((obs.players || [])[f.seat] || {}).name : "",
         f.in_combat ? "in combat" : "", f.activated ? "activated" : "", f.carrying !== null && f.carrying !== undefined ? `carries the ${this.thingName(f.carrying)}` : "",
       ].filter(Boolean).join(" · ")),
       h("span", { class: "vh-pips", "aria-label": `${f.shock} shock, ${f.wounds} wounds` },
