@@ -53,9 +53,9 @@ def test_vh_ac_09_a_charge_reaches_2_inches_and_ends_touching_on_the_line_betwee
     after, events = act(state, Charge(0, 4))
     assert of(events, Charged) == [Charged(0, 4, (12, 10))]  # base to base: centres 1" apart
     assert after.figures[0].at == (12, 10) and after.engagements == (Engagement(0, 4),)
-    # 2.1" away is out of reach.
+    # 2.10" away is out of reach.
     far = position(HERO_AT_10, [(46, 30), (13.1, 10), (42, 30)])
-    assert '2.1" away' in refused(far, Charge(0, 4))
+    assert '2.10" away' in refused(far, Charge(0, 4))
     # Diagonally: warrior at (12,12), centres sqrt(8) = 2.83" apart, edges 1.83": the charger stops 1" short
     # of its centre, at (12 - 1/sqrt(2), 12 - 1/sqrt(2)) = (11.29, 11.29).
     diag = position(HERO_AT_10, [(46, 30), (12, 12), (42, 30)])
@@ -363,7 +363,7 @@ def test_vh_ac_09_the_charge_is_measured_to_the_hundredth() -> None:
     after, _ = act(ok, Charge(0, 4))
     assert after.fight is not None
     short = position([(10, 10), (4, 2), (6, 2)], [(46, 30), (13.006, 10), (42, 30)])
-    assert '2.0" away' in refused(short, Charge(0, 4))
+    assert '2.01" away' in refused(short, Charge(0, 4))
 
 
 @pytest.mark.parametrize("angle", [0, 17, 30, 45, 61, 90, 135, 200, 313])

@@ -181,7 +181,7 @@ def test_vh_wl_08_a_side_with_no_figure_left_loses() -> None:
     state = tweak(tweak(state, 3, alive=False), 4, alive=False)
     state, events = shoot(state, 5, 1)
     assert state.coins == (1, 0)
-    assert of(events, GameOver) == [GameOver(0, "all of Farmers's figures have gone to Valhalla")]
+    assert of(events, GameOver) == [GameOver(0, "every figure of the Farmers has gone to Valhalla")]
 
 
 def test_vh_wl_08_at_the_turn_limit_the_richer_side_wins_equal_is_a_draw() -> None:

@@ -294,7 +294,7 @@ def settle_scores(state: ValhallaState, events: list[Event]) -> Step:
             )
         s = standing.index(True)
         fallen = spec.sides[1 - s].name
-        return game_over(state, events, s, f"all of {fallen}'s figures have gone to Valhalla")
+        return game_over(state, events, s, f"every figure of the {fallen} has gone to Valhalla")
     return state, events
 
 

@@ -251,7 +251,7 @@ def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | Non
         return f"{f.name} is already fighting {target.name}: continue fighting instead"
     gap = charge_gap(f.at, target.at)
     if gap > a.charge + EPS:
-        return f'{target.name} is {gap:.1f}" away: a charge covers {a.charge:g}"'
+        return f'{target.name} is {gap:.2f}" away: a charge covers {a.charge:g}"'
     end = contact_point(f, target)
     ground = state.scenario.ground
     if not ground.on_table(end, figure_radius()):
@@ -313,8 +313,9 @@ def cross_problem(state: ValhallaState, f: Figure, index: int) -> str | None:
         if i != index and o.geometry.intersects(LineString([f.at, end])):
             return "another obstacle is in the way"
     for e in state.enemies_of(f):
-        if edge_distance(end, r, e.at, r) < -EPS:
-            return f"{e.name} stands on the far side"
+        # Decided (VH-AC-08): a crossing never ends touching an enemy; contact comes only by a charge.
+        if edge_distance(end, r, e.at, r) <= rules().table.contact + EPS:
+            return f"{e.name} stands on the far side: cross elsewhere, or charge over once across"
     return end_problem(end, r, bodies(state, skip=(f.id,)))
 
 
