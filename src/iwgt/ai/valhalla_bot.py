@@ -122,6 +122,8 @@ HORIZON = 30.0
 """Walking distance (inches) beyond which an objective is as good as out of reach."""
 CROSS_PENALTY = 5.0
 """Inches of walking a crossing costs in the distance fields: crossing is an action of its own."""
+MERGE = 0.4
+"""Move ends closer than about this (inches) are taken as one: their values hardly differ."""
 GRID = 1.0
 """Spacing (inches) of the walking-distance fields."""
 
@@ -528,10 +530,11 @@ class _Judge:
         if _shooter(f):
             nearest = min(g for g, _ in gaps)
             return v - self.shaping * ADVANCE * max(0.0, nearest - SHOOT_DISTANCE)
-        scored = [(self.static_ev(f, t) - 0.02 * g, g) for g, t in gaps]
-        score, gap = max(scored)
-        if score > 0:
-            return v - self.shaping * ADVANCE * max(0.0, gap - self.zone)
+        # Closing on the target it beats best (a little less the further it is); any target it beats pulls,
+        # however far, so that walking away never looks like a gain.
+        targets = [(ev - 0.02 * g, g) for g, t in gaps if (ev := self.static_ev(f, t)) > 0]
+        if targets:
+            return v - self.shaping * ADVANCE * max(0.0, max(targets)[1] - self.zone)
         friends = [distance(f.at, g.at) for g in st.figures if g.alive and g.side == f.side and g.id != f.id]
         return v - self.shaping * GATHER * min(friends, default=0.0)
 
@@ -764,7 +767,7 @@ class ValhallaBot:
         af = after.figure(f.id)
         value = judge.position(after, af)
         if two:
-            value = max(value, self._tactical(after, judge, af), self._best_goal_move(after, judge, af))
+            value = max(value, self._tactical(after, judge, af), self._best_goal_move(after, judge, af, True))
         return value - judge.coins(1 - f.side, coins)
 
     def _tactical(self, st: ValhallaState, judge: _Judge, f: Figure) -> float:
@@ -803,10 +806,11 @@ class ValhallaBot:
                     out.append(ev)
         return out
 
-    def _best_goal_move(self, st: ValhallaState, judge: _Judge, f: Figure) -> float:
-        """The value of the best of a few purposeful moves (a second action after a pick-up or crossing)."""
+    def _best_goal_move(self, st: ValhallaState, judge: _Judge, f: Figure, light: bool = False) -> float:
+        """The value of the best of a few purposeful moves (a second action after a pick-up, crossing or
+        withdrawal); ``light``: only away, to cover and towards objectives."""
         best = -math.inf
-        for to in self._goal_points(st, judge, f):
+        for to in self._goal_points(st, judge, f, light):
             moved = _moved(st, f, to)
             best = max(best, judge.position(moved, moved.figure(f.id)))
         return best
@@ -815,20 +819,23 @@ class ValhallaBot:
 
     def _move_points(self, st: ValhallaState, judge: _Judge, f: Figure, legal: Sequence[Action]) -> list[XY]:
         """The points offered by ``legal_actions`` and purposeful points of the bot's own, each legal."""
-        points = [a.to for a in legal if isinstance(a, Move) and not a.via and a.figure == f.id]
-        if any(isinstance(a, Move) for a in legal):
-            points.extend(self._goal_points(st, judge, f))
-        seen: set[XY] = set()
+        offered = [a.to for a in legal if isinstance(a, Move) and not a.via and a.figure == f.id]
+        if not offered:
+            return []
+        # Points a few tenths apart are worth about the same: one stands for all (the bot's own first, so
+        # that the exact spots to charge from are kept).
+        seen: set[tuple[int, int]] = set()
         out: list[XY] = []
-        for p in points:
-            if p not in seen:
-                seen.add(p)
+        for p in (*self._goal_points(st, judge, f), *offered):
+            cell = (round(p[0] / MERGE), round(p[1] / MERGE))
+            if cell not in seen:
+                seen.add(cell)
                 out.append(p)
         return out
 
-    def _goal_points(self, st: ValhallaState, judge: _Judge, f: Figure) -> list[XY]:
-        """Legal move ends towards what matters: each enemy's 2" zone, range bands, things, objectives,
-        cover, and straight away from the nearest enemy."""
+    def _goal_points(self, st: ValhallaState, judge: _Judge, f: Figure, light: bool = False) -> list[XY]:
+        """Legal move ends towards what matters: each enemy's 2" zone (and exact spots to charge from),
+        range bands, things, objectives, cover, and straight away from the nearest enemy."""
         r = judge.radius
         goals: list[XY] = []
         foes = [e for e in st.figures if e.alive and e.side != f.side]
@@ -836,7 +843,7 @@ class ValhallaBot:
         exact: list[XY] = []
         for e in foes:
             d = distance(f.at, e.at)
-            if d < EPS:
+            if d < EPS or light:
                 continue
             exact.extend(_charge_spots(st, f, e, judge))
             goals.append(toward(e.at, f.at, 2 * r + judge.zone + 0.02))
