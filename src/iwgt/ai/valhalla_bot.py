@@ -13,10 +13,12 @@ How it plays, in short:
 * A charge, a continued fight or a shot is worth its exact expected value, from the engine's own odds
   (``combat_odds``, ``shoot_odds``, the same ``fighter`` modifiers the referee uses).
 * A position is worth the threats it makes and faces: each enemy that can reach it (a move and a 2"
-  charge, or a shot) and would gain by attacking counts against it, weighted by whether that enemy still
-  acts this turn; a target it can strike next activation counts for it; heroes and warriors are drawn
-  towards the target they beat best, archers and slingers into range; objectives pull the figure that
-  should fetch, carry, reach or plunder along a walking-distance field that goes round fences and hedges.
+  charge, or a shot) and would gain by attacking counts against it, for what it offers that enemy beyond
+  our other figures (an enemy strikes only one) and weighted by whether that enemy still acts this turn; a
+  target it can strike next activation counts for it; heroes and warriors are drawn towards the target
+  they beat best, archers and slingers into range; objectives pull the figure that should fetch, carry,
+  reach or plunder along a walking-distance field that goes round fences and hedges, and a carrier is
+  worth charging, shooting or pinning in combat for the objective it would stop.
 * When a card comes up it plans each figure's activation one or two actions deep (move then charge, move
   then shoot, shoot then step back, pick up then carry, withdraw then shoot...), and activates the figure
   whose best plan gains most over standing still; with no gain anywhere it lets the card pass.
@@ -126,8 +128,6 @@ MERGE = 0.4
 """Move ends closer than about this (inches) are taken as one: their values hardly differ."""
 GRID = 1.0
 """Spacing (inches) of the walking-distance fields."""
-
-PlanValue = tuple[float, Action]
 
 
 # ---------------------------------------------------------------- exact odds, cached
@@ -305,7 +305,8 @@ def _closer(p: float, d: float) -> float:
 
 
 class _Judge:
-    """Scores actions and positions for one side, for one decision (it caches per state of the coins)."""
+    """Scores actions and positions for one side in one decision (its caches hold for that decision only:
+    the coins, and so every value, may differ at the next)."""
 
     def __init__(self, state: ValhallaState, side: int) -> None:
         self.state = state
