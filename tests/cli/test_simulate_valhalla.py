@@ -4,15 +4,20 @@ JSON summary, deterministic by seed; ``--record`` saves a record that ``iwgt rep
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
+from rich.console import Console
 from typer.testing import CliRunner
 
 from iwgt.cli import app
+from iwgt.cli_report_valhalla import print_events
+from iwgt.core.protocol import Event
+from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.game import ValhallaGame
 
 runner = CliRunner()
@@ -142,3 +147,67 @@ def test_unknown_scenario_is_a_clean_error() -> None:
     assert result.exit_code != 0
     assert "Traceback" not in result.output
     assert "no_such_field" in " ".join(result.output.split())
+
+
+def test_the_report_words_every_event() -> None:
+    game = ValhallaGame()
+    state = game.initial_state(game.load_scenario("skirmish"))
+    hero, slinger = 0, 5  # Ulf the Bold; Svein the slinger
+    sample: list[Event] = [
+        ev.TurnBegan(2),
+        ev.CardDealt(0, 0, "A♣"),
+        ev.CardUp(0, 0, "A♣"),
+        ev.CardPassed(1, 1, "A♦", "no figure of this player is left to activate"),
+        ev.FigureActivated(hero, 2),
+        ev.FigureMoved(hero, ((16.0, 3.0), (16.0, 9.0)), 6.0),
+        ev.ObstacleCrossed(hero, 0, (16.0, 17.55)),
+        ev.Charged(hero, slinger, (22.0, 21.5)),
+        ev.Fought(hero, slinger, 9, 2, 10, 2, 2, 0),
+        ev.Withdrew(hero, (20.0, 21.0)),
+        ev.ShotFired(slinger, hero, 5, 5, True, 7.5, False),
+        ev.SavingThrow(hero, 2, "wounded"),
+        ev.FigureHurt(hero, 1, 1),
+        ev.FigureKilled(slinger),
+        ev.Recovered(hero, 0),
+        ev.ThingPickedUp(hero, 0),
+        ev.ThingDropped(hero, 0, (20.0, 21.0)),
+        ev.CoinsWon(0, 1, "Svein the slinger went to Valhalla", 3),
+        ev.ObjectiveAchieved(0, 0, "Carry the silver hoard back"),
+        ev.ActivationEnded(hero),
+        ev.TurnEnded(2),
+        ev.GameOver(0, "Raiders reached 3 coins (3 needed)"),
+    ]
+    kinds = {n for n, cls in inspect.getmembers(ev, inspect.isclass) if issubclass(cls, Event)} - {"Event"}
+    assert kinds - {e.kind for e in sample} == {"BaggageMoved"}  # skirmish has no baggage: see raid below
+    console = Console(record=True, width=200, highlight=False)
+    assert print_events(console, state, sample) == []
+    text = console.export_text()
+    for words in (
+        "Turn 2 of 8",
+        "A♣ Ulf",
+        "Asa passes the A♦: no figure of this player is left to activate",
+        "Ulf the Bold activates (2 actions)",
+        'Ulf the Bold moves to (16, 9), using 6" of movement',
+        "Ulf the Bold crosses the hedge to (16, 17.55)",
+        "Ulf the Bold charges Svein the slinger",
+        "fight: Ulf the Bold rolls 9 (scores 10), Svein the slinger rolls 2 (scores 2): "
+        "Ulf the Bold scores 2 hits",
+        "Ulf the Bold withdraws from combat to (20, 21)",
+        'Svein the slinger shoots at Ulf the Bold (7.5", needs 5+): rolls 5, hit',
+        "Dice of Death for Ulf the Bold: 2, wounded",
+        "Ulf the Bold is now 1 shock, wounded",
+        "Svein the slinger goes to Valhalla",
+        "Ulf the Bold recovers from shock (0 left)",
+        "Ulf the Bold picks up the silver hoard",
+        "Ulf the Bold drops the silver hoard at (20, 21)",
+        "Raiders win 1 coin: Svein the slinger went to Valhalla (3 in all)",
+        "Raiders achieve an objective: Carry the silver hoard back",
+        "end of turn 2",
+        "Raiders win: Raiders reached 3 coins (3 needed)",
+    ):
+        assert words in text, words
+    raid = game.initial_state(game.load_scenario("raid"))
+    mule = next(t for t in raid.things if t.baggage_side == 0)
+    console = Console(record=True, width=200, highlight=False)
+    print_events(console, raid, [ev.BaggageMoved(mule.id, (mule.at, (20.0, 2.0)))])
+    assert "the raiders' mule moves to (20, 2)" in console.export_text()
