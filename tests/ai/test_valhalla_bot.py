@@ -156,6 +156,28 @@ def test_archer_shoots_the_warrior_in_the_open_not_the_one_in_the_woods() -> Non
     assert choose(state) == Shoot(ARCHER, open_warrior)
 
 
+def test_archer_shoots_the_warrior_at_close_range_not_the_one_at_long_range() -> None:
+    players = [
+        player(0, (2, 30), (4, 30), (20, 10), name="Ulf"),
+        player(1, (44, 2), (25, 10), (46, 2), name="Asa"),  # warrior 4" east: close range, hits on 4+
+        player(1, (44, 30), (10, 10), (46, 30), name="Bo"),  # warrior 9" west: long range, hits on 5+
+    ]
+    state = only(first(GAME.initial_state(make(players=players)), 0), ARCHER)
+    assert choose(state) == Shoot(ARCHER, 4)
+
+
+def test_archer_out_of_range_moves_into_range_then_shoots() -> None:
+    # The warrior is 15" away: the archer closes to within 12", but stays out of the warrior's reach
+    # (a move and a charge: 8"), and shoots with its second action.
+    state = only(position([(2, 30), (4, 30), (10, 2)], [(46, 30), (10, 18), (44, 30)]), ARCHER)
+    step = choose(state)
+    assert isinstance(step, Move)
+    state, _ = GAME.apply(state, step)
+    gap = edge_distance(step.to, figure_radius(), state.figure(E_WARRIOR).at, figure_radius())
+    assert 8 < gap <= 12
+    assert choose(state) == Shoot(ARCHER, E_WARRIOR)
+
+
 def test_hero_charges_a_lone_archer_close_by() -> None:
     state = only(position([(10, 10), (2, 30), (4, 30)], [(44, 2), (46, 2), (12.5, 10)]), HERO)
     assert choose(state) == Charge(HERO, E_ARCHER)
