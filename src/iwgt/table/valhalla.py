@@ -516,10 +516,10 @@ def _approach_points(st: ValhallaState, f: Figure) -> list[tuple[int, Point]]:
     """Per enemy, the nearest point exactly at the edge of its 2" zone from which this figure could charge it
     with its next action: ``(enemy id, point)``.
 
-    A move may end 2" from an enemy and a charge covers 2", but positions are kept to hundredths of an inch
-    and the engine's own approach points stop at 2.01", from where no charge is allowed. The table offers the
-    points of the hundredths grid that lie at exactly 2" (edge to edge), checked with the engine's
-    ``move_problem`` and, after the move, ``charge_problem``.
+    A move may end 2" from an enemy and a charge covers 2" (measured to the hundredth of an inch, as positions
+    are kept), but no finger taps hundredths: the table offers the points of the hundredths grid that lie at
+    exactly 2" (edge to edge), checked with the engine's ``move_problem`` and, after the move, its
+    ``charge_problem``, and the screen snaps a tap near one to it.
     """
     r = rules()
     base = r.table.base_radius
