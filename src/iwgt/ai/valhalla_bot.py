@@ -112,6 +112,8 @@ GATHER = 0.02
 """Value per inch of closing on the nearest friend, when there is nothing better to do."""
 STEP_BACK = 0.02
 """Value per inch an archer, slinger or carrier keeps from the nearest enemy (up to 12")."""
+LAST_TURN_WORTH = 0.25
+"""Share of a figure's worth (and of its hurts' cost) that still counts in the last turn."""
 MIN_GAIN = 1e-3
 """A plan must gain at least this much over standing still, or the card is passed."""
 
@@ -321,7 +323,9 @@ class _Judge:
         self.targets = tuple(
             rules().table.coins_per_player * len(state.scenario.side_seats(s)) for s in (0, 1)
         )
-        last = state.turn >= spec.turn_limit
+        last = self.last = state.turn >= spec.turn_limit
+        # In the last turn a figure's worth in fights to come counts for little: only coins decide.
+        self.future = LAST_TURN_WORTH if last else 1.0
         self.next_turn = 0.0 if last else NEXT_TURN
         self.opportunity = 0.0 if last else OPPORTUNITY
         self.shaping = 0.0 if last else 1.0  # closing in pays off only in a later turn
@@ -330,15 +334,32 @@ class _Judge:
         self._ev: dict[tuple[Any, ...], float] = {}
         self._bands: dict[tuple[Any, ...], tuple[bool, bool] | None] = {}
         self._walks: dict[tuple[tuple[XY, ...], XY], float] = {}
+        self._others: dict[tuple[int, int, XY], float] = {}
 
     # -------------------------------------------------------- coins and losses
 
     def coins(self, side: int, c: int) -> float:
-        """The value of ``side`` winning ``c`` coins: more if they reach its target."""
+        """The value of ``side`` winning ``c`` coins: more if that decides the game for it.
+
+        Reaching the side's target wins (VH-WL-08); in the last turn the richer side wins at the turn limit
+        (decided), so there coins are worth what they change in the outcome: behind, level or ahead.
+        """
         if c <= 0:
             return 0.0
-        bonus = WIN_BONUS if self.state.coins[side] + c >= self.targets[side] else 0.0
-        return c * COIN + bonus
+        mine, theirs = self.state.coins[side], self.state.coins[1 - side]
+        if not self.last:
+            return c * COIN + (WIN_BONUS if mine + c >= self.targets[side] else 0.0)
+
+        def outcome(have: int) -> int:
+            if have >= self.targets[side]:
+                return 1
+            return (have > theirs) - (have < theirs)
+
+        return c * COIN + WIN_BONUS / 2 * (outcome(mine + c) - outcome(mine))
+
+    def penalty(self, kind: str, shock: int, wounds: int) -> float:
+        """The lasting cost of a figure's hurts (little in the last turn)."""
+        return self.future * _penalty(kind, shock, wounds)
 
     def objective_worth(self, side: int) -> float:
         """What achieving one objective is worth to a side."""
@@ -358,14 +379,14 @@ class _Judge:
         """The expected loss to a figure's side from these outcomes (its enemy's gain)."""
         kind = rules().figures[f.kind]
         enemy = 1 - f.side
-        before = _penalty(f.kind, f.shock, f.wounds)
+        before = self.penalty(f.kind, f.shock, f.wounds)
         total = 0.0
         for o in outcomes:
             if o.killed:
-                v = self.coins(enemy, kind.killed_coins) + MATERIAL[f.kind] + stake
+                v = self.coins(enemy, kind.killed_coins) + self.future * MATERIAL[f.kind] + stake
             else:
                 c = kind.wounded_coins if o.wounds > f.wounds else 0
-                v = self.coins(enemy, c) + _penalty(f.kind, o.shock, o.wounds) - before
+                v = self.coins(enemy, c) + self.penalty(f.kind, o.shock, o.wounds) - before
                 if not f.hurt and (o.shock or o.wounds):
                     v += SLOWED_STAKE * stake
             total += o.p * v
@@ -460,7 +481,7 @@ class _Judge:
 
     def position(self, st: ValhallaState, f: Figure) -> float:
         """The value to our side of our figure ``f`` standing as it does in ``st`` after its activation."""
-        v = -_penalty(f.kind, f.shock, f.wounds) + self.objective_value(st)
+        v = -self.penalty(f.kind, f.shock, f.wounds) + self.objective_value(st)
         if not f.alive:
             return v
         foes = [e for e in st.figures if e.alive and e.side != f.side]
@@ -475,10 +496,18 @@ class _Judge:
             if w <= 0:
                 continue
             # An enemy strikes one figure only: ours counts for what it offers beyond the best other target.
-            others = max(
-                (self.threat(st, e, g) for g in st.figures if g.alive and g.side == f.side and g.id != f.id),
-                default=0.0,
-            )
+            # Only ``f`` moves in the states weighed for its plans, so the others' threats keep by their ids.
+            key = (e.id, f.id, e.at)
+            others = self._others.get(key)
+            if others is None:
+                others = self._others[key] = max(
+                    (
+                        self.threat(st, e, g)
+                        for g in st.figures
+                        if g.alive and g.side == f.side and g.id != f.id
+                    ),
+                    default=0.0,
+                )
             v -= w * max(0.0, self.threat(st, e, f) - max(0.0, others))
         if not engaged:
             v += self.opportunities(st, f, foes)
@@ -768,14 +797,17 @@ class ValhallaBot:
         af = after.figure(f.id)
         value = judge.position(after, af)
         if two:
-            value = max(value, self._tactical(after, judge, af), self._best_goal_move(after, judge, af, True))
+            # No charge after a withdrawal in the same activation (VH-AC-10 decided): it buys no new +1.
+            tactical = self._tactical(after, judge, af, charge=False)
+            value = max(value, tactical, self._best_goal_move(after, judge, af, True))
         return value - judge.coins(1 - f.side, coins)
 
-    def _tactical(self, st: ValhallaState, judge: _Judge, f: Figure) -> float:
-        """The best second action that is not a move: a charge, a shot, a pick-up or a crossing."""
+    def _tactical(self, st: ValhallaState, judge: _Judge, f: Figure, charge: bool = True) -> float:
+        """The best second action that is not a move: a charge (if ``charge``), a shot, a pick-up or a
+        crossing."""
         best = -math.inf
         for t in st.figures:
-            if not t.alive or t.side == f.side:
+            if not charge or not t.alive or t.side == f.side:
                 continue
             gap = edge_distance(f.at, judge.radius, t.at, judge.radius)
             # A hundredth of slack: the engine's own check has the last word.
