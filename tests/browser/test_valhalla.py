@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, Route, ViewportSize, expect
 
@@ -405,3 +406,44 @@ def test_two_remote_players_enter_physical_dice(server: Server, browser: Browser
     finally:
         for p in [lobby, *pages]:
             p.close()
+
+
+# -- 3. four players at one touchscreen, and the baggage ----------------------------------------------------
+
+
+@pytest.mark.timeout(120)
+def test_four_players_share_the_touchscreen_and_move_the_baggage(server: Server, browser: Browser) -> None:
+    body = {"game": "valhalla", "scenario": "raid", "seats": ["human"] * 4, "mode": "shared", "seed": 4}
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    page = watch(browser.new_page(viewport=FULL_HD))
+    try:
+        page.goto(r.json()["links"]["table"])
+        wait_version(page, 0)
+        expect(page.locator('[data-testid^="vh-hand-"]')).to_have_count(4)
+        expect(page.locator('[data-testid^="vh-figure-"]')).to_have_count(12)
+        players = set()
+        for _ in range(12):  # every card passed; the screen follows the player whose card is up, uncovered
+            expect(tid(page, "whose-turn")).to_have_attribute("data-mine", "true")
+            expect(tid(page, "pass-screen")).to_have_count(0)
+            players.add(tid(page, "whose-turn").inner_text())
+            expect(tid(page, "vh-action-end_activation")).to_have_text("Pass the card")
+            end_activation(page)
+        assert len(players) == 4, players
+        shot(page, "valhalla_20_raid_baggage")
+        expect(tid(page, "phase")).to_contain_text("Baggage")
+        expect(tid(page, "vh-prompt")).to_contain_text("raiders' mule")
+        expect(tid(page, "vh-action-end_activation")).to_have_text("Leave the baggage")
+        mule = view(page)["observation"]["baggage_up"]
+        expect(page.locator('[data-testid="vh-table"] circle.light[data-effect="movable"]')).to_have_count(1)
+        before = version(page)
+        tap_inches(page, [25, 4])
+        wait_version(page, before + 1)
+        expect(tid(page, f"vh-baggage-{mule}")).to_have_attribute("data-at", "25,4")
+        expect(tid(page, "vh-prompt")).to_contain_text("abbey cart")
+        end_activation(page)
+        expect(tid(page, "phase")).to_contain_text("Turn 2 of 10")
+        expect(tid(page, "log")).to_contain_text("The raiders' mule moves to (25, 4)")
+        no_page_errors(page)
+    finally:
+        page.close()

@@ -319,3 +319,39 @@ archer = [{x - 3}, {y}]
         'name = "four"\ntitle = "Four"\nwidth = 36\nheight = 24\nturn_limit = 2\n'
         '[[sides]]\nname = "North"\n[[sides]]\nname = "South"\n' + "".join(players)
     )
+
+
+def test_the_baggage_moves_at_the_end_of_a_turn_of_the_raid(tmp_path: Path) -> None:
+    """Four players at one shared touchscreen pass every card; then each side's baggage may move 6"."""
+    with serving(tmp_path) as c:
+        made = vh(c, scenario="raid", mode="shared", seed=4, seats=["human"] * 4)
+        assert made["table"]["seats"] == ["human"] * 4 and len(made["table"]["seat_names"]) == 4
+        with screen(c, made["id"], table_token(made)) as s:
+            assert s.seen[0]["seats"] == [0, 1, 2, 3]
+            v = s.last_view()
+            shown = set()
+            for i in range(12):  # three cards a player
+                assert v["observation"]["phase"] == "activate" and v["seat"] == v["to_move"]
+                shown.add(v["seat"])
+                v = s.acted({"type": "end_activation"}, f"pass-{i}", v["to_move"])
+            assert shown == {0, 1, 2, 3}  # the shared screen showed each player's seat in turn
+            obs = v["observation"]
+            assert obs["phase"] == "baggage" and obs["turn"] == 1
+            mule = obs["baggage_up"]
+            assert next(t for t in obs["things"] if t["id"] == mule)["baggage_side"] == 0
+            seat = v["to_move"]
+            assert seat in obs["sides"][0]["seats"]
+            moves = [a for a in v["options"]["actions"] if a["type"] == "move_baggage"]
+            assert moves and all(a["baggage"] == mule for a in moves) and v["options"]["movable"] == []
+            assert {"type": "end_activation"} in v["options"]["actions"]
+            lit = [x for x in v["lights"] if x["effect"] == "movable"]
+            assert [x["at"] for x in lit] == [next(t["at"] for t in obs["things"] if t["id"] == mule)]
+            err = s.act({"type": "move_baggage", "baggage": mule, "to": [10, 1.5]}, "too-far", seat)
+            assert err["type"] == "error" and "allowed" in err["message"]
+            after = s.acted(moves[0], "drive", seat)
+            moved = next(e for e in after["events"] if e["event"] == "BaggageMoved")
+            assert moved["path"][-1] == moves[0]["to"]
+            cart = after["observation"]["baggage_up"]
+            assert cart != mule and after["to_move"] in obs["sides"][1]["seats"]
+            left = s.acted({"type": "end_activation"}, "leave", after["to_move"])
+            assert left["observation"]["turn"] == 2 and left["observation"]["phase"] == "activate"

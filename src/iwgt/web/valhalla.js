@@ -294,6 +294,9 @@ export class ValhallaScreen {
     } else if (selection && this.pickable().has(this.selected)) {
       for (const a of selection.approach || []) points.push({ at: a.to, kind: `approach-${a.target}` });
     }
+    if (this.myTurn() && obs.phase === "baggage") {
+      for (const a of this.actions()) if (a.type === "move_baggage") points.push({ at: a.to, kind: "baggage" });
+    }
     this.board.render({
       obs,
       lights: [...this.lights.view, ...this.lights.selection, ...this.lights.error],
