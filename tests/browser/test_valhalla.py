@@ -395,6 +395,32 @@ def test_two_remote_players_enter_physical_dice(server: Server, browser: Browser
             expect(tid(p, "log")).to_contain_text("charges")
         shot(other, "valhalla_14_combat_tablet")
 
+        # A withdrawal: when a card of the charged warrior's player comes up, the warrior steps back out of
+        # the combat (tap Withdraw, then one of the points), instead of fighting on.
+        charger = seat
+        for _ in range(8):
+            me, other, seat = turn_pages(red, blue)
+            if seat != charger:
+                break
+            end_activation(me)  # the charger's side passes its other cards
+            wait_version(other, version(me))
+        assert seat != charger
+        expect(tid(me, f"vh-figure-{foe}")).to_have_class(re.compile(r"\bengaged\b"))
+        select(me, foe)
+        expect(tid(me, f"vh-action-fight-{hero}")).to_be_visible()
+        tid(me, "vh-action-withdraw").click()
+        points = tid(me, "vh-point-withdraw")
+        expect(points.first).to_be_visible()
+        where = points.first.get_attribute("data-at")
+        assert where
+        before = version(me)
+        tap_inches(me, [float(v) for v in where.split(",")])
+        wait_version(me, before + 1)
+        wait_version(other, before + 1)
+        for p in (me, other):
+            expect(tid(p, f"vh-figure-{foe}")).not_to_have_class(re.compile(r"\bengaged\b"))
+            expect(tid(p, "log")).to_contain_text("withdraws")
+
         # Quit: the table closes as quit.
         tid(me, "options-button").click()
         tid(me, "options-quit").click()

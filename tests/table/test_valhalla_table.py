@@ -283,3 +283,20 @@ def test_the_cards_show_each_hand_the_card_up_and_the_played_ones() -> None:
     assert ulf["A♣"]["played"] and not ulf["A♣"]["up"]
     assert asa["A♦"]["up"] and not asa["A♦"]["played"]
     assert [c for c in cards[0]["cards"] + cards[1]["cards"] if c["up"]] == [asa["A♦"]]
+
+
+def test_a_figure_in_combat_may_fight_on_or_withdraw_and_its_selection_says_so() -> None:
+    state = place(dealt(), ASA, (10, 6))  # Asa's base touches Ulf's
+    state = replace(state, engagements=(Engagement(ASA, HERO),))
+    sel = ADAPTER.selection(GAME, state, 0, HERO)
+    assert sel["moves"] == [] and sel["approach"] == [] and sel["reach"] == []
+    fight = [t for t in sel["targets"] if t["kind"] == "fight"]
+    assert [t["target"] for t in fight] == [ASA]
+    assert fight[0]["action"] == {"type": "fight", "figure": HERO, "opponent": ASA}
+    assert fight[0]["odds"]["kind"] == "fight" and set(fight[0]["odds"]["attacker_hits"]) == {"0", "1", "2"}
+    assert sel["withdrawals"]
+    for w in sel["withdrawals"]:  # 2" back, out of contact: each one the rules accept
+        after, events = GAME.apply(state, GAME.action_from_json(w["action"]))
+        assert after.engagements == () and any(e.kind == "Withdrew" for e in events)
+    options = ADAPTER.options(GAME, state, 0)
+    assert {"type": "withdraw", "figure": HERO, "to": sel["withdrawals"][0]["to"]} in options["actions"]
