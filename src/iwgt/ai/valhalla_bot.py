@@ -706,13 +706,20 @@ class ValhallaBot:
         two = actions >= 2
         options: list[_Option] = []
         if st.engaged(f.id):
+            withdrawals: list[_Option] = []
             for a in legal:
                 if isinstance(a, Fight):
                     o = st.figure(a.opponent)
                     options.append(_Option(judge.fight_ev(st, f, o) + judge.position(st, f), a))
                 elif isinstance(a, Withdraw):
-                    options.append(_Option(self._withdraw_value(st, judge, f, a, two), a))
-            return _best(options)
+                    withdrawals.append(_Option(self._withdraw_value(st, judge, f, a, False), a))
+            # A second action is planned from the three best spots only (it rarely changes the order).
+            ranked = sorted(range(len(withdrawals)), key=lambda i: (-withdrawals[i].value, i))
+            for i in ranked[:3] if two else ():
+                w = withdrawals[i].action
+                assert isinstance(w, Withdraw)
+                withdrawals[i] = _Option(self._withdraw_value(st, judge, f, w, True), w)
+            return _best(options + withdrawals)
         moves: list[tuple[float, XY, ValhallaState]] = []
         for a in legal:
             if isinstance(a, Move):
