@@ -52,6 +52,19 @@ def scenarios(game: Annotated[str, typer.Argument(help="game name, e.g. valkyrx"
     """List a game's shipped scenarios."""
     g = _game(game)
     table = Table(title=f"{g.title}: scenarios")
+    if g.name == "valhalla":
+        for col in ("name", "title", "table", "players", "turns"):
+            table.add_column(col)
+        for name in g.scenario_names():
+            spec = g.load_scenario(name).spec
+            players = " v ".join(
+                f"{sum(1 for p in spec.players if p.side == i)} {side.name}"
+                for i, side in enumerate(spec.sides)
+            )
+            size = f'{spec.width:g}" x {spec.height:g}"'
+            table.add_row(name, spec.title, size, players, str(spec.turn_limit))
+        console.print(table)
+        return
     for col in ("name", "title", "board", "units", "turns"):
         table.add_column(col)
     for name in g.scenario_names():
