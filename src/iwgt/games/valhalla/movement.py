@@ -74,8 +74,9 @@ def path_problem(
         return "the path crosses an obstacle: crossing it is an action of its own"
     cost = ground.path_cost(path)
     if cost > budget + EPS:
-        slow = "half speed in woods, village or uphill"
-        return f'the path needs {cost:.1f}" of movement ({slow}); {budget:g}" allowed'
+        slow = ground.slow_length(path)
+        why = f' ({slow:.1f}" of it at half speed in woods, village or uphill)' if slow > EPS else ""
+        return f'the path needs {cost:.1f}" of movement{why}; {budget:g}" allowed'
     for o in others:
         if o.side is None or o.side == side or o.radius != figure_radius():
             continue  # only enemy figures have a 2" zone (baggage does not)
