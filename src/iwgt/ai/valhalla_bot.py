@@ -1019,8 +1019,10 @@ def _ring(inner: float, outer: float) -> tuple[tuple[int, int], ...]:
     """Offsets in hundredths of an inch whose length lies between ``inner`` and ``outer`` inches.
 
     Positions are kept to hundredths, a move may not end nearer than 2" to an enemy and a charge may not
-    start further than 2" (VH-AC-06, VH-AC-09): with both at 2" a figure can only move and then charge if
-    its move ends exactly 3" from the enemy's centre, on one of these 20 lattice points.
+    start further than 2" (VH-AC-06, VH-AC-09). With both at 2", the 20 lattice points exactly 3" from an
+    enemy's centre are stops from which a charge surely reaches, however the engine rounds the distance
+    (it now measures a charge to the hundredth, so a stop a little further also reaches; before that, these
+    were the only ones).
     """
     lo, hi = inner * 100 - 1e-4, outer * 100 + 1e-4
     out = []
