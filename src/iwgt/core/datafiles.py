@@ -54,3 +54,17 @@ def load_model(model: type[M], path: Path) -> M:
     except (OSError, ValueError) as exc:  # missing, unreadable, or not UTF-8 text
         raise DataFileError(str(path), "(file)", f"a readable UTF-8 file ({exc})") from None
     return validate(model, parse_toml(text, str(path)), str(path))
+
+
+def read_scenario(ref: str, directory: Path) -> tuple[str, str]:
+    """The TOML text of a scenario and where it came from: a shipped name in ``directory``, or a path."""
+    path = directory / f"{ref}.toml"
+    if not path.exists():
+        path = Path(ref)
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in directory.glob("*.toml")))
+        raise DataFileError(ref, "(file)", f"a shipped scenario name ({known}) or a path to a .toml file")
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except (OSError, ValueError) as exc:  # a folder, no permission, or not UTF-8 text
+        raise DataFileError(str(path), "(file)", f"a readable UTF-8 TOML file ({exc})") from None

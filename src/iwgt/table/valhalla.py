@@ -29,7 +29,6 @@ LED strip under a glass top or a projector over the table. Decisions (for docs/a
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -42,6 +41,7 @@ from iwgt.games.valhalla.forecast import preview as odds_preview
 from iwgt.games.valhalla.movement import charge_problem, move_problem
 from iwgt.games.valhalla.state import Figure, ValhallaState
 from iwgt.table.adapter import AnyGame
+from iwgt.table.legal_cache import LegalActions
 from iwgt.table.lights import PALETTE, Light, Point, colour, ordered
 
 COMBAT_MS: Final = 3000
@@ -52,8 +52,6 @@ HALO: Final = 0.25
 """How much wider than a base (inches) the spot that lights it is."""
 POINT_RADIUS: Final = 0.2
 """The radius of a move point's spot (inches)."""
-LEGAL_CACHE: Final = 128
-"""How many (state, seat) legal-action lists the adapter keeps: a few per table in play."""
 
 _SAVE_WORDS: Final = {
     "killed": "to Valhalla",
@@ -134,19 +132,7 @@ class ValhallaAdapter:
 
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
-        self._legal: OrderedDict[tuple[int, Seat], tuple[Any, Sequence[act.Action]]] = OrderedDict()
-
-    def _legal_actions(self, game: AnyGame, state: Any, seat: Seat) -> Sequence[act.Action]:
-        key = (id(state), seat)
-        hit = self._legal.get(key)
-        if hit is not None and hit[0] is state:
-            self._legal.move_to_end(key)
-            return hit[1]
-        actions = game.legal_actions(state, seat)
-        self._legal[key] = (state, actions)
-        if len(self._legal) > LEGAL_CACHE:
-            self._legal.popitem(last=False)
-        return actions
+        self._legal = LegalActions()
 
     # ---------------------------------------------------------------------------------------- lights
 
@@ -230,7 +216,7 @@ class ValhallaAdapter:
         with a selection). A baggage's end-of-turn moves are listed here: there are only a few."""
         movable: dict[int, None] = {}
         actions: list[JSON] = []
-        for a in self._legal_actions(game, state, seat):
+        for a in self._legal.get(game, state, seat):
             fid = getattr(a, "figure", None)
             if isinstance(fid, int):
                 movable.setdefault(fid)
@@ -260,7 +246,7 @@ class ValhallaAdapter:
         hue = colour("selected", self.palette)
         lit: list[Light] = [Light.spot(f.at, base + HALO, "selected", hue, "steady")]
         moves: list[act.Move] = []
-        for a in self._legal_actions(game, st, seat):
+        for a in self._legal.get(game, st, seat):
             if getattr(a, "figure", None) != unit_id:
                 continue
             if isinstance(a, act.Move):

@@ -41,7 +41,6 @@ Decisions (for docs/rules/valkyrx.md, section 14):
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -58,6 +57,7 @@ from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, offset_to_hex, ring
 from iwgt.table.adapter import AnyGame
+from iwgt.table.legal_cache import LegalActions
 from iwgt.table.lights import PALETTE, Cell, Light, colour, on_board, ordered
 
 COMBAT_MS: Final = 3000
@@ -142,31 +142,12 @@ class _Lighter:
         self.add(cell, "melee", "alternate", key="melee_alt", duration=duration)
 
 
-LEGAL_CACHE: Final = 128
-"""How many (state, seat) legal-action lists the adapter keeps: a few per table in play."""
-
-
 class ValkyrxAdapter:
     """The table adapter of Days of the Valkyrx; ``palette`` remaps the colours for a physical table."""
 
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
-        # The legal actions of recent (state, seat) pairs: a view's options and the selection that follows it
-        # ask for the same position, and legal_actions is the dearest call of a view. The entry holds its
-        # state, so its id cannot be reused while it is cached.
-        self._legal: OrderedDict[tuple[int, Seat], tuple[Any, Sequence[Action]]] = OrderedDict()
-
-    def _legal_actions(self, game: AnyGame, state: Any, seat: Seat) -> Sequence[Action]:
-        key = (id(state), seat)
-        hit = self._legal.get(key)
-        if hit is not None and hit[0] is state:
-            self._legal.move_to_end(key)
-            return hit[1]
-        actions = game.legal_actions(state, seat)
-        self._legal[key] = (state, actions)
-        if len(self._legal) > LEGAL_CACHE:
-            self._legal.popitem(last=False)
-        return actions
+        self._legal = LegalActions()
 
     # ---------------------------------------------------------------------------------------- lights
 
@@ -271,7 +252,7 @@ class ValkyrxAdapter:
         """The units with a legal move (lit, VX-14-02) and every other legal action, from one call."""
         movable: dict[int, None] = {}  # a dict keeps the engine's order and drops repeats
         actions: list[JSON] = []
-        for a in self._legal_actions(game, state, seat):
+        for a in self._legal.get(game, state, seat):
             if isinstance(a, Move):
                 movable.setdefault(a.unit)
             else:
@@ -282,7 +263,7 @@ class ValkyrxAdapter:
         """A picked-up unit's legal moves and lights, and the expected casualties of its possible attacks."""
         st = _state(state)
         out: JSON = {"type": "selection", "unit": unit_id, "moves": [], "lights": [], "previews": []}
-        moves = [a for a in self._legal_actions(game, st, seat) if isinstance(a, Move) and a.unit == unit_id]
+        moves = [a for a in self._legal.get(game, st, seat) if isinstance(a, Move) and a.unit == unit_id]
         if not moves:
             return out  # not the seat's to move now, or no such unit: nothing lights
         unit = st.units[unit_id]

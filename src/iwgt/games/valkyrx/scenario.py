@@ -10,8 +10,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from iwgt.core.datafiles import DataModel, parse_toml, validate
-from iwgt.core.errors import DataFileError
+from iwgt.core.datafiles import DataModel, parse_toml, read_scenario, validate
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.units import Side, unit_types
 from iwgt.geometry.hexgrid import Hex, HexBoard, board, offset_to_hex
@@ -258,14 +257,4 @@ def scenario_names() -> list[str]:
 
 def load_scenario(ref: str) -> ValkyrxScenario:
     """A shipped scenario by name, or a scenario file by path."""
-    path = SCENARIO_DIR / f"{ref}.toml"
-    if not path.exists():
-        path = Path(ref)
-    if not path.exists():
-        known = ", ".join(scenario_names())
-        raise DataFileError(ref, "(file)", f"a shipped scenario name ({known}) or a path to a .toml file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:  # a folder, no permission, or not UTF-8 text
-        raise DataFileError(str(path), "(file)", f"a readable UTF-8 TOML file ({exc})") from None
-    return parse_scenario(text, str(path))
+    return parse_scenario(*read_scenario(ref, SCENARIO_DIR))
