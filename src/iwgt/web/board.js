@@ -3,6 +3,7 @@
 // it reports taps, pick-ups and set-downs of counters to its owner.
 
 import { s } from "./dom.js";
+import { svgPoint } from "./screen.js";
 import { traitsOf } from "./api.js";
 
 const SIZE = 50; // centre to corner, in SVG units
@@ -267,10 +268,7 @@ export class Board {
   }
 
   svgPoint(e) {
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return [0, 0];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    return [p.x, p.y];
+    return svgPoint(this.svg, e);
   }
 
   down(e) {

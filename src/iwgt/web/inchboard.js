@@ -5,6 +5,7 @@
 // figure, or a point in inches) and drags of a figure to its owner.
 
 import { s } from "./dom.js";
+import { svgPoint } from "./screen.js";
 
 export const PX = 40; // SVG units per inch
 const MARGIN = 40; // room for the inch ruler round the table
@@ -296,10 +297,7 @@ export class InchBoard {
   }
 
   svgPoint(e) {
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return [0, 0];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    return [p.x, p.y];
+    return svgPoint(this.svg, e);
   }
 
   down(e) {

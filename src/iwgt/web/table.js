@@ -6,9 +6,10 @@ import { h, fill, icon } from "./dom.js";
 import { Board, TERRAIN, key } from "./board.js";
 import { TableSocket } from "./socket.js";
 import { renderCards } from "./cards.js";
-import { valkyrxCatalogue, spellInfo, exportRecord, humanise, traitsOf, listGames } from "./api.js";
-import { toast, modal, choose, confirmDialog } from "./ui.js";
+import { valkyrxCatalogue, spellInfo, humanise, traitsOf, listGames } from "./api.js";
+import { toast, modal, choose } from "./ui.js";
 import * as panels from "./panels.js";
+import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "./screen.js";
 import { describeStep } from "./logtext.js";
 
 /** How long the board shows a combat's lights before the report or Game Over covers it (the table's 3 s). */
@@ -130,10 +131,7 @@ export class TableScreen {
 
   onState(state, detail) {
     this.connState = state;
-    const text = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" }[state] || state;
-    this.elConn.textContent = text;
-    this.elConn.dataset.state = state;
-    if (state === "offline" && detail) this.elConn.title = detail;
+    showConnection(this.elConn, state, detail);
   }
 
   onMessage(msg) {
@@ -250,19 +248,13 @@ export class TableScreen {
   onClosed(reason) {
     this.socket.close();
     clearInterval(this.tick);
-    modal({
-      title: "The table is closed",
-      testid: "closed-dialog",
-      body: h("p", {}, reason ? `Reason: ${reason}` : "This game was closed."),
-      buttons: [{ label: "Back to game selection", value: true, kind: "primary huge", testid: "closed-ok" }],
-    }).done.then(() => location.assign("/"));
+    closedScreen(reason);
   }
 
   fatal(title, text) {
     this.socket.close();
     clearInterval(this.tick);
-    fill(this.root, h("div", { class: "fatal", testid: "fatal" }, h("h1", {}, title), h("p", {}, text),
-      h("a", { class: "btn primary huge", href: "/", testid: "back-to-lobby" }, "Game selection")));
+    fatalScreen(this.root, title, text);
   }
 
   closeTransientDialogs() {
@@ -812,25 +804,12 @@ export class TableScreen {
       };
       this.render();
     } else if (choice === "quit") {
-      if (await confirmDialog("Quit the game?", "The game ends here as abandoned; its record is kept.", "Quit Game")) {
-        this.socket.quit();
-        setTimeout(() => location.assign("/"), 600);
-      }
+      await confirmQuit(this.socket);
     }
   }
 
   async exportRecord() {
-    try {
-      const text = await exportRecord(this.tableId, this.token);
-      const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      const a = h("a", { href: url, download: `iwgt-${this.tableId}.json`, class: "offscreen" });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 5000);
-    } catch (err) {
-      toast(`Export refused: ${err.message}`, "error");
-    }
+    await downloadRecord(this.tableId, this.token);
   }
 }
 

@@ -7,9 +7,10 @@
 
 import { h, fill, icon } from "./dom.js";
 import { InchBoard, KIND_LETTER, KIND_NAME, pointText } from "./inchboard.js";
-import { exportRecord, humanise } from "./api.js";
-import { toast, modal, choose, confirmDialog } from "./ui.js";
+import { humanise } from "./api.js";
+import { toast, modal, choose } from "./ui.js";
 import * as panels from "./panels.js";
+import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "./screen.js";
 
 const ILLEGAL_MS = 2000;
 const DICE_SHOWN = 6; // rolls kept in the dice panel
@@ -102,10 +103,7 @@ export class ValhallaScreen {
   // ---------------------------------------------------------------- messages
 
   onState(state, detail) {
-    const text = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" }[state] || state;
-    this.elConn.textContent = text;
-    this.elConn.dataset.state = state;
-    if (state === "offline" && detail) this.elConn.title = detail;
+    showConnection(this.elConn, state, detail);
   }
 
   onMessage(msg) {
@@ -214,19 +212,13 @@ export class ValhallaScreen {
   onClosed(reason) {
     this.socket.close();
     clearInterval(this.tick);
-    modal({
-      title: "The table is closed",
-      testid: "closed-dialog",
-      body: h("p", {}, reason ? `Reason: ${reason}` : "This game was closed."),
-      buttons: [{ label: "Back to game selection", value: true, kind: "primary huge", testid: "closed-ok" }],
-    }).done.then(() => location.assign("/"));
+    closedScreen(reason);
   }
 
   fatal(title, text) {
     this.socket.close();
     clearInterval(this.tick);
-    fill(this.root, h("div", { class: "fatal", testid: "fatal" }, h("h1", {}, title), h("p", {}, text),
-      h("a", { class: "btn primary huge", href: "/", testid: "back-to-lobby" }, "Game selection")));
+    fatalScreen(this.root, title, text);
   }
 
   // ---------------------------------------------------------------- derived facts
@@ -802,23 +794,10 @@ export class ValhallaScreen {
         { label: "Close", value: undefined, testid: "options-close" },
       ],
     }).done;
-    if (choice === "quit" && await confirmDialog("Quit the game?", "The game ends here as abandoned; its record is kept.", "Quit Game")) {
-      this.socket.quit();
-      setTimeout(() => location.assign("/"), 600);
-    }
+    if (choice === "quit") await confirmQuit(this.socket);
   }
 
   async exportRecord() {
-    try {
-      const text = await exportRecord(this.tableId, this.token);
-      const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      const a = h("a", { href: url, download: `iwgt-${this.tableId}.json`, class: "offscreen" });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 5000);
-    } catch (err) {
-      toast(`Export refused: ${err.message}`, "error");
-    }
+    await downloadRecord(this.tableId, this.token);
   }
 }
