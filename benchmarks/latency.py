@@ -628,7 +628,7 @@ async def breakdown_game(
     from iwgt.server.manager import CreateRequest, TableManager
     from iwgt.server.session import Screen
     from iwgt.server.views import view_for
-    from iwgt.table.adapter import adapter_for
+    from iwgt.core.registry import get_plugin
 
     times: dict[str, list[float]] = {}
 
@@ -644,7 +644,7 @@ async def breakdown_game(
     try:
         body = {"scenario": scenario, "seats": ["human", "human"], "mode": "remote", "timer_seconds": 0}
         table = await manager.create(CreateRequest.parse({**body, "seed": seed}))
-        game, adapter, policy = table.game, adapter_for(table.game.name), Policy(seed)
+        game, adapter, policy = table.game, get_plugin(table.game.name).table(), Policy(seed)
         outbox: list[tuple[int, dict[str, Any]]] = []
         for seat in (0, 1):
             table.screens.add(Screen(frozenset({seat}), functools.partial(_collect, outbox, seat)))

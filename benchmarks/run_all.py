@@ -19,8 +19,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_hexgrid
-import iwgt.games  # noqa: F401
-from iwgt.ai.valkyrx_bot import bot_for
+from iwgt.games.valkyrx.bot import bot_for
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
 from iwgt.core.protocol import CHANCE, ChanceOutcome

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-import iwgt.games  # noqa: F401
-from iwgt.ai.bots import bot_for
+from iwgt.core.registry import get_plugin
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
 from iwgt.core.registry import get_game
@@ -76,7 +75,7 @@ def main() -> None:
         "exact shot odds, two shots", f"{best_ms(lambda: shoot_odds(7.0, True, 'hero', 1, False, 2)):.2f} ms"
     )
     for scenario in ("skirmish", "raid"):
-        bot = bot_for(game)
+        bot = get_plugin(game.name).bot()
         decisions = []
         t0 = time.perf_counter()
         match = Match(game, game.load_scenario(scenario), SeededDice(1), 1)

@@ -16,14 +16,13 @@ from typing import Any
 
 import pytest
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core.chance import Die, ScriptedDice, SeededDice
 from iwgt.core.digest import canonical_json, digest
 from iwgt.core.errors import GameError, IllegalAction, MalformedAction
 from iwgt.core.match import Match
 from iwgt.core.protocol import CHANCE, ChanceOutcome, Event, Result
 from iwgt.core.record import GameRecord, replay
-from iwgt.core.registry import game_names, get_game
+from iwgt.core.registry import game_names, get_game, get_plugin
 
 MAX_ACTIONS = 300
 """Player actions per playout; chance steps come on top."""
@@ -121,8 +120,9 @@ def snapshot(game: Any, state: Any) -> str:
     return canonical_json(game.state_to_json(state))
 
 
-def seats(game: Any) -> range:
-    return range(len(game.seat_names))
+def seats(game: Any, scenario: str) -> range:
+    """Every seat of the scenario (a Valhalla raid has four)."""
+    return range(len(game.seats(game.load_scenario(scenario))))
 
 
 def player_states(game_name: str, scenario: str) -> Iterator[tuple[Any, int]]:
@@ -142,9 +142,30 @@ def test_game_describes_itself(game_name: str) -> None:
     assert game.name == game_name
     assert game.title
     assert game.rules_version
-    assert len(game.seat_names) >= 2
+    facts = get_plugin(game_name).facts
+    assert (facts.name, facts.title, facts.rules_version) == (game.name, game.title, game.rules_version)
+    assert facts.geometry in ("hex", "inches", "regions", "abstract")
+    assert 1 <= facts.min_players <= facts.max_players
     assert game.scenario_names()
     assert game.scenario_names() == sorted(set(game.scenario_names()))
+    json.dumps(facts.to_json(), allow_nan=False)
+
+
+@pytest.mark.parametrize(("game_name", "scenario"), CASES)
+def test_every_scenario_has_seats_within_the_declared_players_and_a_card(game_name: str, scenario: str) -> None:
+    game = get_game(game_name)
+    facts = get_plugin(game_name).facts
+    scen = game.load_scenario(scenario)
+    names = game.seats(scen)
+    assert facts.min_players <= len(names) <= facts.max_players
+    assert all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names)
+    card = game.scenario_card(scen)
+    assert card.name == scenario and card.title and card.table and card.seats == names
+    assert card.turns is None or card.turns >= 1
+    json.dumps(card.to_json(), allow_nan=False)
+    status = game.status(game.initial_state(scen))
+    assert status.to_move == game.to_move(game.initial_state(scen))
+    assert status.phase and (status.turn is None or status.turn >= 0)
 
 
 @pytest.mark.parametrize(("game_name", "scenario"), CASES)
@@ -204,7 +225,7 @@ def test_only_the_seat_to_move_has_legal_actions(game_name: str, scenario: str) 
     game = get_game(game_name)
     for state in trajectory(game_name, scenario):
         to_move = game.to_move(state)
-        for seat in seats(game):
+        for seat in seats(game, scenario):
             actions = game.legal_actions(state, seat)
             if seat == to_move:
                 assert actions, f"seat {seat} is to move but has no legal action"
@@ -238,7 +259,7 @@ def test_acting_for_the_wrong_seat_is_refused_and_changes_nothing(game_name: str
         step = record.steps[len(match.record.steps)]
         assert step.seat != CHANCE
         action = game.action_from_json(step.action)
-        for wrong in seats(game):
+        for wrong in seats(game, scenario):
             if wrong == step.seat:
                 continue
             before, logged = snapshot(game, match.state), len(match.record.steps)
@@ -375,7 +396,7 @@ def test_observations_are_json_clean(game_name: str, scenario: str) -> None:
     states = trajectory(game_name, scenario)
     for state in states[:: max(1, len(states) // 60)]:
         before = snapshot(game, state)
-        views = {seat: game.observe(state, seat) for seat in [*seats(game), None]}
+        views = {seat: game.observe(state, seat) for seat in [*seats(game, scenario), None]}
         for seat, obs in views.items():
             assert isinstance(obs, dict)
             text = json.dumps(obs, allow_nan=False)
@@ -403,12 +424,12 @@ def test_hidden_facts_never_reach_the_seat_they_are_hidden_from(game_name: str, 
     rng = random.Random(7)
     for i, state in enumerate(states[:: max(1, len(states) // 40)]):
         mover = game.to_move(state)
-        for seat in [*seats(game), None]:
+        for seat in [*seats(game, scenario), None]:
             view = canonical_json(game.observe(state, seat))
             legal = (
                 [game.action_to_json(a) for a in game.legal_actions(state, seat)] if seat is not None else []
             )
-            others = [] if seat is None else [game.legal_actions(state, s) for s in seats(game) if s != seat]
+            others = [] if seat is None else [game.legal_actions(state, s) for s in seats(game, scenario) if s != seat]
             probes = sample(rng, [a for acts in others for a in acts], 5)
             for k in range(3):
                 variant = game.resample_hidden(state, seat, picker(1000 * i + 10 * k + (seat or 0)))
@@ -505,12 +526,19 @@ def test_the_game_ends_with_a_result(game_name: str, scenario: str) -> None:
     assert game.is_terminal(state), f"not over after {FINISH_BOUND} actions"
     res = game.result(state)
     assert isinstance(res, Result)
-    assert res.winner is None or res.winner in seats(game)
-    assert res.reason
+    assert len(res.outcomes) == len(seats(game, scenario)), "one outcome per seat"
+    assert res.winner is None or res.winner in seats(game, scenario)
+    assert all(res.outcomes[w].value == "win" for w in res.winners)
+    if res.winners:
+        assert res.side, "a won game names the winning side"
+        assert all(o.value in ("win", "loss") for o in res.outcomes)
+    else:
+        assert all(o.value == "draw" for o in res.outcomes)
+    assert res.reason and res.words
     assert match.result() == res
     assert game.to_move(state) is None
     assert game.chance_outcomes(state) is None
-    for seat in seats(game):
+    for seat in seats(game, scenario):
         assert list(game.legal_actions(state, seat)) == []
     # Nothing applies after the end, and the refusal changes nothing.
     last = next(s for s in reversed(match.record.steps) if s.seat != CHANCE)
@@ -521,7 +549,7 @@ def test_the_game_ends_with_a_result(game_name: str, scenario: str) -> None:
         game.apply(state, ChanceOutcome(1))
     assert snapshot(game, state) == before
     record = match.finish_record()
-    assert record.result == {"winner": res.winner, "reason": res.reason}
+    assert record.result == res.to_json()
     back = replay(GameRecord.from_json(json.loads(json.dumps(record.to_json()))))
     assert game.is_terminal(back.state)
     assert game.result(back.state) == res

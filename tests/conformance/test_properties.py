@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core.chance import SeededDice
 from iwgt.core.digest import canonical_json, digest
 from iwgt.core.match import Match

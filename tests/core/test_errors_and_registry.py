@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core import registry
 from iwgt.core.datafiles import DataModel, load_model, parse_toml, validate
 from iwgt.core.errors import (
@@ -18,7 +17,9 @@ from iwgt.core.errors import (
     MalformedAction,
     RecordError,
 )
-from iwgt.core.registry import game_names, get_game, register
+from iwgt.core.plugin import GamePlugin
+from iwgt.core.protocol import GameFacts
+from iwgt.core.registry import game_names, get_game, get_plugin, register
 
 # ---------------------------------------------------------------- registry
 
@@ -26,20 +27,29 @@ from iwgt.core.registry import game_names, get_game, register
 @pytest.fixture
 def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Registrations made by a test vanish afterwards (conformance tests parametrize over the registry)."""
+    registry.game_names()  # read the entry points before copying
     monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
-    monkeypatch.setattr(registry, "_INSTANCES", dict(registry._INSTANCES))
+    monkeypatch.setattr(registry, "_PLUGINS", dict(registry._PLUGINS))
 
 
-def test_valkyrx_is_registered() -> None:
-    assert "valkyrx" in game_names()
+class _Toy(GamePlugin):
+    facts = GameFacts("aaa_test_game", "Toy", "a toy", "abstract", 2, 2, "toy-1")
+
+
+def test_both_games_come_from_their_entry_points() -> None:
+    eps = {ep.name: ep.value for ep in entry_points(group=registry.ENTRY_POINT_GROUP)}
+    assert eps["valkyrx"] == "iwgt.games.valkyrx.plugin:plugin"
+    assert eps["valhalla"] == "iwgt.games.valhalla.plugin:plugin"
+    assert {"valkyrx", "valhalla"} <= set(game_names())
     assert game_names() == sorted(game_names())
-    game = get_game("valkyrx")
-    assert game.name == "valkyrx"
-    assert game.title == "Days of the Valkyrx"
+    plugin = get_plugin("valkyrx")
+    assert plugin.name == "valkyrx" and plugin.facts.title == "Days of the Valkyrx"
+    assert get_game("valkyrx").name == "valkyrx"
 
 
 def test_get_game_returns_one_instance() -> None:
     assert get_game("valkyrx") is get_game("valkyrx")
+    assert get_plugin("valhalla") is get_plugin("valhalla")
 
 
 def test_unknown_game_lists_the_known_games() -> None:
@@ -47,55 +57,59 @@ def test_unknown_game_lists_the_known_games() -> None:
         get_game("nope")
     msg = str(exc.value)
     assert "'nope'" in msg
-    assert "known games:" in msg
+    assert "the games on this table are:" in msg
     for name in game_names():
         assert name in msg
 
 
 def test_unknown_game_with_an_empty_registry_says_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    registry.game_names()
     monkeypatch.setattr(registry, "_FACTORIES", {})
-    with pytest.raises(KeyError, match="known games: none"):
+    monkeypatch.setattr(registry, "_PLUGINS", {})
+    with pytest.raises(KeyError, match="are: none"):
         get_game("valkyrx")
 
 
-def test_a_second_different_factory_under_an_existing_name_is_refused() -> None:
-    before = registry._FACTORIES["valkyrx"]
+def test_a_name_already_taken_is_refused() -> None:
     instance = get_game("valkyrx")
     with pytest.raises(ValueError, match="'valkyrx' is already registered"):
-        register("valkyrx", lambda: instance)
-    assert registry._FACTORIES["valkyrx"] is before
+        register("valkyrx", _Toy)
     assert get_game("valkyrx") is instance
-
-
-def test_registering_the_same_factory_again_is_harmless() -> None:
-    factory = registry._FACTORIES["valkyrx"]
-    instance = get_game("valkyrx")
-    register("valkyrx", factory)
-    assert get_game("valkyrx") is instance
-    assert game_names().count("valkyrx") == 1
 
 
 @pytest.mark.usefixtures("isolated_registry")
 def test_register_a_new_game_lazily() -> None:
     calls: list[int] = []
-    sentinel: Any = object()
 
-    def factory() -> Any:
+    def factory() -> GamePlugin:
         calls.append(1)
-        return sentinel
+        return _Toy()
 
-    register("aaa-test-game", factory)
+    register("aaa_test_game", factory)
     assert calls == []  # registration builds nothing
-    assert game_names()[0] == "aaa-test-game"
-    assert get_game("aaa-test-game") is sentinel
-    assert get_game("aaa-test-game") is sentinel
+    assert game_names()[0] == "aaa_test_game"
+    first = get_plugin("aaa_test_game")
+    assert get_plugin("aaa_test_game") is first
     assert calls == [1]
     with pytest.raises(ValueError, match="already registered"):
-        register("aaa-test-game", lambda: sentinel)
+        register("aaa_test_game", _Toy())
+    with pytest.raises(NotImplementedError, match="builds no rules"):
+        get_game("aaa_test_game")  # a plug-in that forgot its rules says so
+
+
+@pytest.mark.usefixtures("isolated_registry")
+def test_a_plugin_must_carry_its_own_name() -> None:
+    with pytest.raises(ValueError, match="names its game 'aaa_test_game', not 'zzz'"):
+        register("zzz", _Toy())
 
 
 def test_the_isolated_registry_left_nothing_behind() -> None:
-    assert "aaa-test-game" not in game_names()
+    assert "aaa_test_game" not in game_names()
+
+
+def test_coming_games_are_listed_until_registered() -> None:
+    coming = [g["name"] for g in registry.coming_games()]
+    assert coming and not set(coming) & set(game_names())
 
 
 # ---------------------------------------------------------------- errors

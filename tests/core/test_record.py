@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core.chance import RNG_ALGORITHM, ScriptedDice, SeededDice
 from iwgt.core.digest import digest
 from iwgt.core.errors import GameError, RecordError
@@ -80,7 +79,7 @@ def test_the_deterministic_game_is_played_to_the_end() -> None:
     assert isinstance(res, Result)
     assert res.winner in (None, 0, 1)
     rec = match.finish_record()
-    assert rec.result == {"winner": res.winner, "reason": res.reason}
+    assert rec.result == res.to_json()
     assert rec.game == "valkyrx"
     assert rec.rules_version == GAME.rules_version
     assert rec.scenario_name == "skirmish"
@@ -146,7 +145,7 @@ def test_replay_reproduces_the_final_state() -> None:
     assert GAME.is_terminal(rep.state)
     res = GAME.result(rep.state)
     assert res is not None
-    assert rec.result == {"winner": res.winner, "reason": res.reason}
+    assert rec.result == res.to_json()
     assert rep.events and rep.events[-1].kind == "GameOver"
 
 

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from tests.games.valkyrx.kit import scenario_text
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core.digest import digest
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.registry import get_game

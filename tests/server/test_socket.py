@@ -12,11 +12,10 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from tests.games.valkyrx.kit import scenario_text
 
-import iwgt.games
 import iwgt.server.app
+from iwgt.core.lights import BASE_PALETTE as PALETTE
 from iwgt.core.registry import get_game
 from iwgt.server.journal import Journal, TableRow, now
-from iwgt.table.lights import PALETTE
 
 from .kit import JSON, Screen, create, screen, seat_token, serving, steps, table_token, to_movement
 

@@ -64,5 +64,5 @@ class Match:
         """The record, with the result filled in if the game is over."""
         res = self.result()
         if res is not None:
-            self.record.result = {"winner": res.winner, "reason": res.reason}
+            self.record.result = res.to_json()
         return self.record

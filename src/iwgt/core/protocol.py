@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Final, Protocol, TypeVar
+from enum import StrEnum
+from typing import Any, Final, Literal, Protocol, TypeVar
 
 from iwgt.core.chance import Die
 
@@ -62,12 +63,168 @@ def visible_events(events: Sequence[Event], seat: Seat | None) -> list[Event]:
     return [e for e in events if e.visible_to(seat)]
 
 
+class Outcome(StrEnum):
+    """How the game ended for one seat."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a finished game ended: the winning seat (None for a draw) and why."""
+    """How a finished game ended, per seat (OpenSpiel returns a value per player), and why.
 
-    winner: Seat | None
+    ``side`` names the winning side ("light", "Raiders": the name a summary gives), so that a result with
+    several winning seats (a team game) is one fact; ``title`` is that side in words ("the Light") when the
+    reason does not already name it. Both None for a draw.
+    """
+
+    outcomes: tuple[Outcome, ...]
     reason: str
+    side: str | None = None
+    title: str | None = None
+
+    @classmethod
+    def win(
+        cls,
+        winners: Sequence[Seat],
+        seats: int,
+        reason: str,
+        side: str | None = None,
+        title: str | None = None,
+    ) -> Result:
+        """The seats in ``winners`` win, every other of the ``seats`` loses."""
+        chosen = set(winners)
+        if not chosen or not chosen <= set(range(seats)):
+            raise ValueError(f"winners {sorted(chosen)} are not seats of a {seats}-seat game")
+        outcomes = tuple(Outcome.WIN if s in chosen else Outcome.LOSS for s in range(seats))
+        return cls(outcomes, reason, side, title)
+
+    @classmethod
+    def draw(cls, seats: int, reason: str) -> Result:
+        """Nobody wins."""
+        return cls(tuple(Outcome.DRAW for _ in range(seats)), reason)
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        """Every winning seat, in seat order (empty for a draw)."""
+        return tuple(s for s, o in enumerate(self.outcomes) if o is Outcome.WIN)
+
+    @property
+    def winner(self) -> Seat | None:
+        """The first winning seat (None for a draw): the single seat of the records' ``winner`` key."""
+        return self.winners[0] if self.winners else None
+
+    @property
+    def words(self) -> str:
+        """The result in one sentence, e.g. "the Light wins (the Darkness has nothing left on the table)"."""
+        if self.winner is None:
+            return self.reason if self.reason.startswith("a draw") else f"a draw ({self.reason})"
+        if self.title is None:
+            return self.reason  # the reason names the winner itself
+        return f"{self.title} wins ({self.reason})"
+
+    def to_json(self) -> JSON:
+        """The result as records, journals and views carry it (``winner`` kept for older readers)."""
+        return {
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "outcomes": [o.value for o in self.outcomes],
+            "side": self.side,
+            "title": self.title,
+            "reason": self.reason,
+        }
+
+
+def same_result(recorded: JSON | None, result: Result | None) -> bool:
+    """Whether a result stored as JSON (by this or an older version) says what ``result`` says."""
+    if recorded is None or result is None:
+        return recorded is None and result is None
+    now = result.to_json()
+    return all(recorded.get(k) == now[k] for k in now if k in recorded) and "reason" in recorded
+
+
+Geometry = Literal["hex", "inches", "regions", "abstract"]
+"""How a game's board is measured: hex cells, a free table in inches, a region map, or no board at all."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRule:
+    """A game's movement timer as data: the phase it runs in, the action that ends it, its default length."""
+
+    phase: str
+    ends_with: JSON
+    seconds: float
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """What a game declares about itself, in the manner of OpenSpiel's game type."""
+
+    name: str
+    title: str
+    description: str
+    geometry: Geometry
+    min_players: int
+    max_players: int
+    rules_version: str
+    movement_timer: TimerRule | None = None
+    hidden_information: bool = False
+
+    def to_json(self) -> JSON:
+        """The facts as the game selection shows them."""
+        timer = self.movement_timer
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "geometry": self.geometry,
+            "players": [self.min_players, self.max_players],
+            "rules_version": self.rules_version,
+            "movement_timer": None if timer is None else {"phase": timer.phase, "seconds": timer.seconds},
+            "hidden_information": self.hidden_information,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioCard:
+    """A scenario as the game selection and ``iwgt scenarios`` show it."""
+
+    name: str
+    title: str
+    description: str
+    seats: tuple[str, ...]
+    turns: int | None
+    table: str  # its size in the game's own measure, e.g. "12x9 cells" or '24" x 16"'
+    forces: str = ""  # what each side brings, e.g. "9 / 8 units" or "1 Raiders v 1 Defenders"
+
+    def to_json(self) -> JSON:
+        """The card as the lobby API sends it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "seat_names": list(self.seats),
+            "turns": self.turns,
+            "table": self.table,
+            "forces": self.forces,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The public status of a state: its phase, its turn, who acts, and whose phase it is."""
+
+    phase: str
+    turn: int | None
+    to_move: Seat | None  # a seat, CHANCE, or None when the game is over
+    mover: Seat | None = None  # the seat whose phase it is (the timer's owner), if the game has one
+
+    def to_json(self) -> JSON:
+        """The status as JSON."""
+        return {"phase": self.phase, "turn": self.turn, "to_move": self.to_move, "mover": self.mover}
 
 
 S = TypeVar("S")
@@ -94,7 +251,19 @@ class Game(Protocol[S, A]):
     name: str
     title: str
     rules_version: str
-    seat_names: tuple[str, ...]
+    facts: GameFacts
+
+    def seats(self, scenario: Scenario) -> tuple[str, ...]:
+        """Each seat's name in this scenario (the number of seats is its length)."""
+        ...
+
+    def scenario_card(self, scenario: Scenario) -> ScenarioCard:
+        """The scenario as the game selection shows it."""
+        ...
+
+    def status(self, state: S) -> Status:
+        """The public status of a state: phase, turn, who acts."""
+        ...
 
     def scenario_names(self) -> list[str]:
         """The scenarios shipped with the game."""
@@ -133,7 +302,7 @@ class Game(Protocol[S, A]):
         ...
 
     def result(self, state: S) -> Result | None:
-        """The result of a finished game, else None."""
+        """The result of a finished game (an outcome per seat), else None."""
         ...
 
     def observe(self, state: S, seat: Seat | None) -> JSON:

@@ -24,11 +24,12 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON
+from iwgt.core.registry import plugins
 from iwgt.server.catalogue import game_cards, game_data
 from iwgt.server.limits import RateLimiter
 from iwgt.server.manager import CreateRequest, TableManager
 from iwgt.server.session import Accepted, Screen, TableError, TableSession, refuse
-from iwgt.table.adapter import adapter_for
+from iwgt.table.plain import table_of
 
 log = logging.getLogger("iwgt.server")
 
@@ -143,6 +144,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.manager = manager
     app.state.settings = settings
     app.add_middleware(OriginCheck, allowed=settings.allowed_origins)
+    # Each game's own screen and board, served by convention at /static/games/<name>/ (mounted before the
+    # shell's /static, which would otherwise answer for them).
+    for plugin in plugins():
+        if plugin.web is not None:
+            app.mount(
+                f"/static/games/{plugin.name}", StaticFiles(directory=plugin.web), name=f"game-{plugin.name}"
+            )
     web = web_dir()
     if web.is_dir():
         app.mount("/static", StaticFiles(directory=web), name="static")
@@ -486,14 +494,14 @@ class Connection:
             unit = msg.get("unit")
             if not isinstance(unit, int) or isinstance(unit, bool):
                 raise _Refusal("malformed", "'unit' must be a unit id")
-            out = adapter_for(table.game.name).selection(table.game, table.state, seat, unit)
+            out = table_of(table.plugin).selection(table.game, table.state, seat, unit)
             self.send({**out, "id": msg.get("id")})
         elif kind == "preview":
             seat = self._seat(msg)
             action = msg.get("action")
             if not isinstance(action, dict):
                 raise _Refusal("malformed", "'action' must be an action object")
-            out = adapter_for(table.game.name).preview(table.game, table.state, seat, action)
+            out = table_of(table.plugin).preview(table.game, table.state, seat, action)
             self.send({**out, "id": msg.get("id")})
         elif kind == "quit":
             if not screen.seats:
@@ -512,7 +520,7 @@ def _illegal_lights(table: TableSession, seat: int, action: Any) -> list[JSON]:
     if not isinstance(action, dict):
         return []
     obs = table.game.observe(table.state, seat)
-    return [light.to_json() for light in adapter_for(table.game.name).refusal_lights(obs, action)]
+    return [light.to_json() for light in table_of(table.plugin).refusal_lights(obs, action)]
 
 
 class _Refusal(Exception):

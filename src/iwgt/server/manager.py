@@ -10,20 +10,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import iwgt.games  # noqa: F401  (registers every game)
 from iwgt.core.errors import GameError, MalformedAction, RecordError
 from iwgt.core.protocol import JSON, Seat
 from iwgt.core.record import GameRecord
-from iwgt.core.registry import get_game
+from iwgt.core.registry import UnknownGame, get_game
 from iwgt.server.journal import Journal, StepRow, TableRow, now
-from iwgt.server.seats import seat_names_for
 from iwgt.server.session import TableError, TableSession
 from iwgt.server.writer import JournalWriter
 
 log = logging.getLogger("iwgt.server")
 
 DEFAULT_TIMER_SECONDS = 120.0
-"""Two minutes per player's movement phase (VX-02-07, VX-15-08)."""
+"""The movement timer a table gets when its game declares none of its own length (the timer runs only in a
+phase the game declares timed, so a game without a timer rule never starts one)."""
 
 MAX_TIMER_SECONDS = 3600.0
 """The longest movement timer a table may set."""
@@ -61,13 +60,15 @@ class CreateRequest:
         extra = set(data) - known
         if extra:
             raise MalformedAction(f"unknown field(s): {', '.join(sorted(extra))}")
-        game_name = data.get("game", "valkyrx")
+        if "game" not in data:
+            raise MalformedAction("'game' is missing: name the game to play (GET /api/games lists them)")
+        game_name = data["game"]
         if not isinstance(game_name, str):
             raise MalformedAction("'game' must be a game name")
         try:
             game = get_game(game_name)
-        except KeyError as exc:
-            raise MalformedAction(str(exc.args[0])) from None
+        except UnknownGame as exc:
+            raise MalformedAction(str(exc)) from None
         scenario = data.get("scenario")
         if need_scenario:
             scenario = scenario if scenario is not None else game.scenario_names()[0]
@@ -77,14 +78,14 @@ class CreateRequest:
                 )
         if seat_count is not None:
             n = seat_count
-        elif scenario is not None:
-            n = len(seat_names_for(game, game.load_scenario(scenario)))
         else:
-            n = len(game.seat_names)
+            assert scenario is not None  # a new table names (or defaults) its scenario
+            n = len(game.seats(game.load_scenario(scenario)))
         seats = data.get("seats", ["human"] * n)
         if not isinstance(seats, list) or len(seats) != n or any(s not in ("human", "bot") for s in seats):
             raise MalformedAction(f'\'seats\' must list {n} entries, each "human" or "bot"')
-        timer = data.get("timer_seconds", DEFAULT_TIMER_SECONDS)
+        rule = game.facts.movement_timer
+        timer = data.get("timer_seconds", DEFAULT_TIMER_SECONDS if rule is None else rule.seconds)
         if (
             not isinstance(timer, int | float)
             or isinstance(timer, bool)
@@ -187,7 +188,7 @@ class TableManager:
         req = CreateRequest.parse(
             {"game": record.game, **options},
             need_scenario=False,
-            seat_count=len(seat_names_for(game, scenario)),
+            seat_count=len(game.seats(scenario)),
         )
         row = self._new_row(
             req, record.scenario_name, record.scenario_toml, record.rules_version, imported=True
@@ -328,9 +329,9 @@ def _row_seat_names(game_name: str, scenario_toml: str) -> tuple[str, ...]:
     """A saved table's seat names, from its scenario's text (cached: the lobby lists every table)."""
     game = get_game(game_name)
     try:
-        return seat_names_for(game, game.parse_scenario(scenario_toml, "a saved table's scenario"))
+        return game.seats(game.parse_scenario(scenario_toml, "a saved table's scenario"))
     except GameError:
-        return tuple(game.seat_names)
+        return ()
 
 
 def _replace_row(row: TableRow, **changes: Any) -> TableRow:

@@ -18,23 +18,17 @@ from typing import Any
 from iwgt.core.chance import Die, SeededDice
 from iwgt.core.digest import digest
 from iwgt.core.errors import GameError, MalformedAction
+from iwgt.core.plugin import AnyGame, GamePlugin
 from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Seat, visible_events
 from iwgt.core.record import GameRecord, Step
-from iwgt.core.registry import AnyGame, get_game
+from iwgt.core.registry import get_plugin
 from iwgt.server.journal import Journal, StepRow, TableRow, now
-from iwgt.server.seats import seat_names_for
 from iwgt.server.writer import JournalWriter
 
 log = logging.getLogger("iwgt.server")
 
 LOG_BATCHES = 20
 """How many recent steps (a player's action with the dice that followed it) a view's log shows."""
-
-TIMED_PHASES: dict[str, tuple[str, JSON]] = {"valkyrx": ("movement", {"type": "end_phase"})}
-"""Per game: the phase the movement timer runs in, and the action that ends it at time-out (VX-02-07).
-
-Valhalla has none: the two-minute movement timer is a rule of Days of the Valkyrx, and Valhalla's rules
-time nothing (an activation is two actions, not a span of time), so its tables run without a timer."""
 
 
 class TableError(GameError):
@@ -113,7 +107,8 @@ class TableSession:
 
     def __init__(self, row: TableRow, journal: Journal, writer: JournalWriter | None = None) -> None:
         self.row = row
-        self.game: AnyGame = get_game(row.game)
+        self.plugin: GamePlugin = get_plugin(row.game)
+        self.game: AnyGame = self.plugin.game
         if row.rules_version != self.game.rules_version:
             raise TableError(
                 "record",
@@ -123,7 +118,7 @@ class TableSession:
         self.journal = journal
         self.writer = writer
         self.scenario = self.game.parse_scenario(row.scenario_toml, f"table {row.id} scenario")
-        self.seat_names = seat_names_for(self.game, self.scenario)
+        self.seat_names = self.game.seats(self.scenario)
         if len(row.seats) != len(self.seat_names):
             raise TableError(
                 "record",
@@ -319,7 +314,7 @@ class TableSession:
         over = self.game.is_terminal(state)
         status = "over" if over else self.status
         res = self.game.result(state)
-        result = None if res is None else {"winner": res.winner, "reason": res.reason}
+        result = None if res is None else res.to_json()
         rows = list(pending.rows)
         await self._write(lambda j: j.append(self.row.id, rows, status, result))
         self.state = state
@@ -388,15 +383,14 @@ class TableSession:
 
     def refresh_timer(self) -> bool:
         """Start, keep or stop the movement timer for the state now; True if it changed."""
-        timed = TIMED_PHASES.get(self.game.name)
-        seat = self.game.to_move(self.state)
-        obs_phase = getattr(self.state, "phase", None)
-        turn = getattr(self.state, "turn", None)
+        timed = self.game.facts.movement_timer  # the game's own rule, as data (None: no timer)
+        status = self.game.status(self.state)
+        seat = status.to_move
         want = (
             self.status == "playing"
             and timed is not None
             and self.row.timer_seconds > 0
-            and obs_phase == timed[0]
+            and status.phase == timed.phase
             and (self.human_seat(seat) or (seat == CHANCE and self.timer is not None))
         )
         if not want:
@@ -404,9 +398,8 @@ class TableSession:
             self._cancel_timer()
             self.timer = None
             return changed
-        m = getattr(self.state, "mover", None)
-        mover: Seat = m if isinstance(m, int) else (seat if seat is not None else 0)
-        key = (turn, mover, obs_phase)
+        mover: Seat = status.mover if status.mover is not None else (seat if seat is not None else 0)
+        key = (status.turn, mover, status.phase)
         if self.timer is not None and self.timer.key == key:
             running = self._timer_task is not None and not self._timer_task.done()
             if self.timer.expired and seat == mover and not running:
@@ -429,14 +422,14 @@ class TableSession:
 
     async def _timeout(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        timer, timed = self.timer, TIMED_PHASES.get(self.game.name)
+        timer, timed = self.timer, self.game.facts.movement_timer
         if timer is None or timed is None:
             return
         timer.expired = True
         if self.game.to_move(self.state) != timer.seat:
             return  # a die is awaited: the phase ends as soon as it is answered (refresh_timer)
         try:
-            await self.act(timer.seat, timed[1], f"timer:{self.version}", origin="timer")
+            await self.act(timer.seat, timed.ends_with, f"timer:{self.version}", origin="timer")
         except GameError as exc:  # the phase already ended some other way
             log.info("table %s: timer found nothing to end (%s)", self.row.id, exc.message)
             return
@@ -460,9 +453,13 @@ class TableSession:
         while (seat := self.bot_seat()) is not None:
             await asyncio.sleep(self.bot_delay)
             if seat not in self._bots:
-                from iwgt.ai.bots import bot_for  # only the bot seats need it (each game has its own)
-
-                self._bots[seat] = bot_for(self.game)
+                bot = self.plugin.bot()
+                if bot is None:
+                    log.error(
+                        "table %s: %s has no built-in bot for seat %d", self.row.id, self.game.name, seat
+                    )
+                    return
+                self._bots[seat] = bot
             state, version = self.state, self.version
             action = await asyncio.to_thread(self._bots[seat].choose, state, seat)
             if self.version != version or self.bot_seat() != seat:
@@ -522,7 +519,7 @@ class TableSession:
             "scenario": self.scenario.name,
             "created": self.row.created,
             "status": self.status,
-            "turn": getattr(self.state, "turn", None),
+            "turn": self.game.status(self.state).turn,
             "seats": list(self.row.seats),
             "seat_names": list(self.seat_names),
             "mode": self.row.mode,

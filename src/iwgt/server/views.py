@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from iwgt.core.protocol import CHANCE, JSON, Seat
 from iwgt.server.session import TableSession
-from iwgt.table.adapter import adapter_for
+from iwgt.table.plain import table_of
 
 
 def view_for(table: TableSession, seat: Seat | None) -> JSON:
     """The view of docs/protocol.md for one seat (None: a spectator)."""
     game, state = table.game, table.state
-    adapter = adapter_for(game.name)
+    adapter = table_of(table.plugin)
     obs = game.observe(state, seat)
     to_move = table.to_move
     if seat is not None and to_move == seat:

@@ -1,14 +1,23 @@
 // The page's entry point: routes / to game selection and /play/{table}#token=… to the table screen.
 
 import { showLobby } from "./lobby.js";
-import { TableScreen } from "./table.js";
 import { TableSocket } from "./socket.js";
 import { h, fill } from "./dom.js";
+import { closedScreen, fatalScreen } from "./screen.js";
 
-/** The screen of each game, by the game's name in the welcome (Days of the Valkyrx's hex table otherwise). */
-const SCREENS = {
-  valhalla: () => import("./valhalla.js").then((m) => m.ValhallaScreen),
-};
+/**
+ * The screen of the game the welcome names: by convention the module `screen.js` that the game's own package
+ * serves at /static/games/<name>/, exporting `Screen`. The shell names no game.
+ */
+function loadScreen(game) {
+  if (typeof game !== "string" || !/^[a-z][a-z0-9_]*$/.test(game)) {
+    return Promise.reject(new Error("the table did not say which game it plays"));
+  }
+  return import(`/static/games/${game}/screen.js`).then((m) => {
+    if (typeof m.Screen !== "function") throw new Error(`the screen of ${game} exports no Screen`);
+    return m.Screen;
+  });
+}
 
 /**
  * Open the table's socket, and build the game's own screen once the welcome names the game. Messages that
@@ -34,12 +43,23 @@ function openTable(root, table, token) {
   function start(first) {
     starting = true;
     const game = first.type === "welcome" && first.table ? first.table.game : null;
-    const load = SCREENS[game] ? SCREENS[game]() : Promise.resolve(TableScreen);
-    load.then((Screen) => {
+    if (game === null) {
+      // A refusal or a closed table before any welcome: the shell says so without a game's screen.
+      socket.close();
+      if (first.type === "closed") closedScreen(first.reason);
+      else if (first.error === "unauthorized") {
+        fatalScreen(root, "This link does not open the table", first.message || "The invitation is not valid (any more).");
+      } else fatalScreen(root, "The table refused this screen", first.message || "");
+      return;
+    }
+    loadScreen(game).then((Screen) => {
       screen = new Screen(root, table, token, socket);
       window.iwgtTable = screen;
       screen.onState(connState, detail);
       for (const msg of queued.splice(0)) screen.onMessage(msg);
+    }).catch((err) => {
+      socket.close();
+      fatalScreen(root, "No screen for this game", String(err && err.message ? err.message : err));
     });
   }
   fill(root, h("p", { class: "loading", testid: "loading" }, "Connecting to the table…"));

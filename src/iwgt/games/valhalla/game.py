@@ -7,7 +7,17 @@ from dataclasses import replace
 
 from iwgt.core.chance import Die
 from iwgt.core.errors import IllegalAction, MalformedAction
-from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Result, Scenario, Seat
+from iwgt.core.protocol import (
+    CHANCE,
+    JSON,
+    ChanceOutcome,
+    Event,
+    Result,
+    Scenario,
+    ScenarioCard,
+    Seat,
+    Status,
+)
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.events import (
@@ -22,6 +32,7 @@ from iwgt.games.valhalla.events import (
     ThingPickedUp,
     Withdrew,
 )
+from iwgt.games.valhalla.facts import FACTS, RULES_VERSION
 from iwgt.games.valhalla.flow import (
     after_action,
     award,
@@ -57,17 +68,14 @@ from iwgt.games.valhalla.shooting import shot_problem
 from iwgt.games.valhalla.state import Fight, Figure, Thing, ValhallaState, card_label
 from iwgt.geometry.plane import XY, rounded
 
-RULES_VERSION = "valhalla-1.0"
-"""Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
-
 
 class ValhallaGame:
     """Valhalla: heroes, warriors and archers, activated by the cards, measured in inches."""
 
-    name = "valhalla"
-    title = "Valhalla"
+    name = FACTS.name
+    title = FACTS.title
     rules_version = RULES_VERSION
-    seat_names: tuple[str, ...] = ("Player 1", "Player 2")
+    facts = FACTS
 
     def scenario_names(self) -> list[str]:
         """The shipped scenarios."""
@@ -86,6 +94,26 @@ class ValhallaGame:
         if not isinstance(scenario, ValhallaScenario):
             raise TypeError("a Valhalla scenario is needed")
         return scenario.seat_names()
+
+    def scenario_card(self, scenario: Scenario) -> ScenarioCard:
+        """The scenario as the game selection shows it: table size, players a side, turns."""
+        if not isinstance(scenario, ValhallaScenario):
+            raise TypeError("a Valhalla scenario is needed")
+        spec = scenario.spec
+        forces = " v ".join(f"{len(scenario.side_seats(i))} {side.name}" for i, side in enumerate(spec.sides))
+        return ScenarioCard(
+            name=scenario.name,
+            title=spec.title,
+            description=spec.description,
+            seats=scenario.seat_names(),
+            turns=spec.turn_limit,
+            table=f'{spec.width:g}" x {spec.height:g}"',
+            forces=forces,
+        )
+
+    def status(self, state: ValhallaState) -> Status:
+        """Phase, turn and who acts (no seat owns a phase: the cards decide who acts)."""
+        return Status(state.phase, state.turn, self.to_move(state))
 
     def initial_state(self, scenario: Scenario) -> ValhallaState:
         """The figures where the scenario puts them; the first deal is about to be shuffled."""
@@ -149,14 +177,16 @@ class ValhallaGame:
         return state.phase == "over"
 
     def result(self, state: ValhallaState) -> Result | None:
-        """The winner (the winning side's first seat) and why, or None while playing."""
+        """Every player of the winning side wins, the others lose (or all draw), and why; None while playing."""
         if state.phase != "over":
             return None
+        seats = len(state.scenario.spec.players)
         side = state.winner_side
         if side is None:
-            return Result(None, f"a draw: {state.over_reason}")
-        seats = state.scenario.side_seats(side)
-        return Result(seats[0], f"{state.scenario.spec.sides[side].name} win: {state.over_reason}")
+            return Result.draw(seats, f"a draw: {state.over_reason}")
+        name = state.scenario.spec.sides[side].name
+        winners = state.scenario.side_seats(side)
+        return Result.win(winners, seats, f"{name} win: {state.over_reason}", side=name)
 
     def observe(self, state: ValhallaState, seat: Seat | None) -> JSON:
         """Everything is public in Valhalla (VH-MS-05 decided: cards are dealt face up)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from iwgt.core.protocol import Event, Result, Seat
+from iwgt.core.protocol import Event, Seat
 from iwgt.games.valkyrx.abilities import devour, elves_depart, raise_dead, troll_victim
 from iwgt.games.valkyrx.combat import close_combat_plan, missile_groups, missile_plan, resolve_round
 from iwgt.games.valkyrx.config import rules_config
@@ -41,7 +41,7 @@ from iwgt.games.valkyrx.spells import (
     spell_dice_answered,
     spread_lava,
 )
-from iwgt.games.valkyrx.state import Contact, Pending, Unit, ValkyrxState
+from iwgt.games.valkyrx.state import Contact, Pending, Unit, ValkyrxState, Verdict
 from iwgt.games.valkyrx.stealth import grima_answered, is_grima, is_worm, pursue, sunstroke, worm_answered
 from iwgt.games.valkyrx.targeting import order_rolls_needed
 from iwgt.geometry.hexgrid import hex_to_offset, neighbours
@@ -355,35 +355,35 @@ def points_destroyed(state: ValkyrxState, seat: Seat) -> float:
     )
 
 
-def judge(state: ValkyrxState) -> Result | None:
+def judge(state: ValkyrxState) -> Verdict | None:
     """Victory conditions chosen by the scenario (VX-15-26; the rules name none)."""
     spec = state.scenario.spec
     # A side with late troops still to come is not annihilated: they will arrive (VX-15-24).
     alive = [any(not u.gone and u.owner == s for u in state.units) for s in (0, 1)]
     if not any(alive):
-        return Result(None, "both armies are gone from the field")
+        return Verdict(None, "both armies are gone from the field")
     if not all(alive):
         winner = 0 if alive[0] else 1
-        return Result(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
+        return Verdict(winner, f"the {('Light', 'Darkness')[1 - winner]} has nothing left on the table")
     if "leader" in spec.victory:
         fallen = [
             any(u.owner == s and u.type.has("supreme_leader") and u.gone for u in state.units) for s in (0, 1)
         ]
         if all(fallen):
-            return Result(None, "both Supreme Leaders have fallen")
+            return Verdict(None, "both Supreme Leaders have fallen")
         if any(fallen):
             winner = 1 if fallen[0] else 0
-            return Result(winner, "the enemy's Supreme Leader has fallen")
+            return Verdict(winner, "the enemy's Supreme Leader has fallen")
     if state.turn >= state.scenario.turn_limit:
         if "points" in spec.victory:
             got = [points_destroyed(state, s) for s in (0, 1)]
             if abs(got[0] - got[1]) < 0.5:
-                return Result(None, f"turn limit: each side destroyed {got[0]:.0f} points")
+                return Verdict(None, f"turn limit: each side destroyed {got[0]:.0f} points")
             winner = 0 if got[0] > got[1] else 1
-            return Result(
+            return Verdict(
                 winner, f"turn limit: the Light destroyed {got[0]:.0f} points, the Darkness {got[1]:.0f}"
             )
-        return Result(None, f"turn limit of {state.scenario.turn_limit} reached")
+        return Verdict(None, f"turn limit of {state.scenario.turn_limit} reached")
     return None
 
 

@@ -7,7 +7,17 @@ from dataclasses import replace
 
 from iwgt.core.chance import Die
 from iwgt.core.errors import IllegalAction, MalformedAction
-from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Result, Scenario, Seat
+from iwgt.core.protocol import (
+    CHANCE,
+    JSON,
+    ChanceOutcome,
+    Event,
+    Result,
+    Scenario,
+    ScenarioCard,
+    Seat,
+    Status,
+)
 from iwgt.games.valkyrx import actions as act
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import (
@@ -19,6 +29,7 @@ from iwgt.games.valkyrx.events import (
     UnitPlaced,
     UnitTransported,
 )
+from iwgt.games.valkyrx.facts import FACTS, RULES_VERSION, SEAT_NAMES, SIDE_IDS, SIDE_TITLES
 from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase, start_turn
 from iwgt.games.valkyrx.hidden import resample_hidden
 from iwgt.games.valkyrx.movement import check_move, destinations, immobile_reason
@@ -32,17 +43,38 @@ from iwgt.games.valkyrx.stealth import conceal, is_grima, is_worm, reveal, set_q
 from iwgt.games.valkyrx.units import unit_types
 from iwgt.geometry.hexgrid import Hex, hex_to_offset, offset_to_hex
 
-RULES_VERSION = "valkyrx-1.0"
-"""Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
-
 
 class ValkyrxGame:
     """Days of the Valkyrx: rules for war against the Demon King."""
 
-    name = "valkyrx"
-    title = "Days of the Valkyrx"
+    name = FACTS.name
+    title = FACTS.title
     rules_version = RULES_VERSION
-    seat_names: tuple[str, ...] = ("Forces of the Light", "Forces of Darkness")
+    facts = FACTS
+    seat_names: tuple[str, ...] = SEAT_NAMES
+
+    def seats(self, scenario: Scenario) -> tuple[str, ...]:
+        """Every battle has two seats: the Light and the Darkness."""
+        return SEAT_NAMES
+
+    def scenario_card(self, scenario: Scenario) -> ScenarioCard:
+        """The battle as the game selection shows it: board size, units a side, turns."""
+        if not isinstance(scenario, ValkyrxScenario):
+            raise TypeError("a Days of the Valkyrx scenario is needed")
+        spec = scenario.spec
+        return ScenarioCard(
+            name=scenario.name,
+            title=spec.title,
+            description=spec.description,
+            seats=SEAT_NAMES,
+            turns=scenario.turn_limit,
+            table=f"{spec.width}x{spec.height}",
+            forces=" / ".join(str(len(spec.army[side])) for side in SIDES),
+        )
+
+    def status(self, state: ValkyrxState) -> Status:
+        """Phase, turn, who acts, and whose phase it is (the movement timer's owner)."""
+        return Status(state.phase, state.turn, self.to_move(state), state.mover)
 
     def scenario_names(self) -> list[str]:
         """The shipped scenarios."""
@@ -386,8 +418,14 @@ class ValkyrxGame:
         return state.result is not None
 
     def result(self, state: ValkyrxState) -> Result | None:
-        """The result of a finished game."""
-        return state.result
+        """The result of a finished game: one side wins and the other loses, or a draw."""
+        verdict = state.result
+        if verdict is None:
+            return None
+        if verdict.winner is None:
+            return Result.draw(2, verdict.reason)
+        w = verdict.winner
+        return Result.win((w,), 2, verdict.reason, side=SIDE_IDS[w], title=SIDE_TITLES[w])
 
     def observe(self, state: ValkyrxState, seat: Seat | None) -> JSON:
         """What a seat sees: hidden units, the Grima's quarry and held spells stay with their owner."""

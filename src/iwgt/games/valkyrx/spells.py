@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from iwgt.core.errors import IllegalAction
-from iwgt.core.protocol import Event, Result, Seat
+from iwgt.core.protocol import Event, Seat
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import (
     ArmageddonRolled,
@@ -32,7 +32,7 @@ from iwgt.games.valkyrx.events import (
     UnitRestored,
 )
 from iwgt.games.valkyrx.spellbook import Spell, spells
-from iwgt.games.valkyrx.state import Casting, Enchantment, Infection, Pending, Unit, ValkyrxState
+from iwgt.games.valkyrx.state import Casting, Enchantment, Infection, Pending, Unit, ValkyrxState, Verdict
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, within
 
 Flow = tuple[ValkyrxState, list[Event]]
@@ -698,7 +698,7 @@ def armageddon_answered(state: ValkyrxState, caster: int, face: int) -> Flow:
         if u.in_play:
             state = state.with_unit(replace(u, status="destroyed", strength=0.0))
             events.append(UnitRemoved(u.id, "Armageddon"))
-    result = Result(
+    result = Verdict(
         None, f"Armageddon: {state.units[caster].type.name} destroyed everything on the battlefield"
     )
     return replace(state, result=result, phase="over", pending=()), events

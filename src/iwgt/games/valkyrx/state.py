@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from iwgt.core.protocol import Result, Seat
+from iwgt.core.protocol import Seat
 from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.units import UnitType, unit_types
 from iwgt.geometry.hexgrid import Hex
@@ -161,6 +161,14 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class Verdict:
+    """How the battle ended, as the rules decide it: the winning seat (None: a draw) and why."""
+
+    winner: Seat | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Enchantment:
     """A spell in force: who cast it, when it works, and the units or cells it holds."""
 
@@ -216,7 +224,7 @@ class ValkyrxState:
     contacts: tuple[Contact, ...] = ()
     pending: tuple[Pending, ...] = ()
     rolls: tuple[int, ...] = ()  # faces gathered for the combat round in progress
-    result: Result | None = None
+    result: Verdict | None = None
     leaders_slain: tuple[int, ...] = ()
     raised: tuple[tuple[int, float], ...] = ()  # men slain this round by each undead unit (VX-13-UNDEAD-2)
     plan: tuple[Attack, ...] = ()  # the combat round being resolved

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from tests.games.valkyrx.kit import GAME, end_movement, position
-from tests.table.table_kit import ADAPTER
+from tests.games.valkyrx.table_kit import ADAPTER
 
+from iwgt.core.lights import AMBER, BLUE, GREEN
 from iwgt.games.valkyrx.actions import Move
-from iwgt.table.lights import AMBER, BLUE, GREEN
 
 
 def test_options_split_the_legal_actions_into_movable_units_and_the_rest() -> None:

@@ -15,10 +15,10 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from iwgt.cli import app
-from iwgt.cli_report_valhalla import print_events
 from iwgt.core.protocol import Event
 from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.game import ValhallaGame
+from iwgt.games.valhalla.report import print_events
 
 runner = CliRunner()
 SCENARIOS = ValhallaGame().scenario_names()

@@ -15,13 +15,13 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conformance.test_conformance import played, step_action
-from tests.table.table_kit import ADAPTER, seen
+from tests.games.valkyrx.table_kit import ADAPTER, seen
 
 from iwgt.core.digest import canonical_json
+from iwgt.core.lights import Light
 from iwgt.core.protocol import JSON, Event
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.state import ValkyrxState
-from iwgt.table.lights import Light
 
 GAME = ValkyrxGame()
 UNIT_EFFECTS = frozenset(

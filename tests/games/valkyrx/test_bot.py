@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from iwgt.ai.valkyrx_bot import PACK_DROP_ORDER, bot_for, choose_pack
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
 from iwgt.core.protocol import ChanceOutcome, Event, Seat
@@ -34,6 +33,7 @@ from iwgt.games.valkyrx.actions import (
     Transport,
     Tunnel,
 )
+from iwgt.games.valkyrx.bot import PACK_DROP_ORDER, bot_for, choose_pack
 from iwgt.games.valkyrx.events import SpellCast
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.scenario import parse_scenario

@@ -45,6 +45,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from iwgt.core.errors import GameError
+from iwgt.core.legal_cache import LegalActions
+from iwgt.core.lights import (
+    BASE,
+    CYAN,
+    DEEP_ORANGE,
+    GREEN,
+    ORANGE,
+    RED,
+    SKY,
+    TEAM_DARK,
+    TEAM_LIGHT,
+    VIOLET,
+    VIOLET_DARK,
+    VIOLET_LIGHT,
+    YELLOW,
+    Cell,
+    Light,
+    colour,
+    on_board,
+)
+from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valkyrx.actions import Action, CastSpell, Move
 from iwgt.games.valkyrx.config import rules_config
@@ -56,9 +77,6 @@ from iwgt.games.valkyrx.spellbook import spells
 from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, offset_to_hex, ring
-from iwgt.table.adapter import AnyGame
-from iwgt.table.legal_cache import LegalActions
-from iwgt.table.lights import PALETTE, Cell, Light, colour, on_board, ordered
 
 COMBAT_MS: Final = 3000
 """How long the combat animation (fire, melee) runs before the verdict and the removals show."""
@@ -72,6 +90,33 @@ WAVE_MS: Final = 600
 _BORDERS: Final = {"Weakened": "yellow", "Critical": "orange"}
 _LEVEL_LIGHTS: Final = {"Weakened": "weakened", "Critical": "critical"}
 _MOVE_RANK: Final = {"charge": 0, "destination": 1, "fly": 2}  # one light per destination cell
+
+
+VALKYRX_EFFECTS: Final = BASE.extend(
+    {
+        "fly": SKY,
+        "weakened": YELLOW,
+        "critical": ORANGE,
+        "spell_wave": VIOLET,
+        "enchanted": VIOLET,  # a side's own shade below, when the side is known
+        "enchanted_0": VIOLET_LIGHT,
+        "enchanted_1": VIOLET_DARK,
+        "command": TEAM_LIGHT,
+        "command_0": TEAM_LIGHT,
+        "command_1": TEAM_DARK,
+        "lava": DEEP_ORANGE,
+        "portal": CYAN,
+    },
+    (
+        "deploy", "portal", "lava", "movable", "command", "enchanted", "weakened", "critical", "spell_wave",
+        "destination", "fly", "charge", "preview", "selected", "melee", "firing", "under_fire", "won", "lost",
+        "destroyed", "illegal",
+    ),
+)  # fmt: skip
+"""The shared effects and Days of the Valkyrx's own (section 14), least urgent first."""
+
+PALETTE: Final = VALKYRX_EFFECTS.palette
+"""Effect -> colour for the hex table."""
 
 
 def _cell(value: Any) -> Cell | None:
@@ -163,7 +208,7 @@ class ValkyrxAdapter:
         lit = _Lighter(observation, self.palette)
         self._standing(lit, observation, seat, movable)
         self._transient(lit, observation, events)
-        return ordered(lit.out)
+        return VALKYRX_EFFECTS.ordered(lit.out)
 
     def _standing(self, lit: _Lighter, obs: JSON, seat: Seat | None, movable: Sequence[int]) -> None:
         if obs.get("phase") == "deploy" and seat is not None and obs.get("to_move") == seat:
@@ -282,7 +327,7 @@ class ValkyrxAdapter:
         lit += [
             Light(hex_to_offset(f.cell), "preview", colour("preview", self.palette), "steady") for f in best
         ]
-        out["lights"] = [x.to_json() for x in ordered(lit)]
+        out["lights"] = [x.to_json() for x in VALKYRX_EFFECTS.ordered(lit)]
         out["previews"] = [
             {"target": f.target, "cell": list(hex_to_offset(f.cell)), "expected": _expected_one(f)}
             for f in best

@@ -34,15 +34,15 @@ from dataclasses import replace
 from typing import Any, Final
 
 from iwgt.core.errors import GameError
+from iwgt.core.legal_cache import LegalActions
+from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Light, Point, colour
+from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.forecast import preview as odds_preview
 from iwgt.games.valhalla.movement import charge_problem, move_problem
 from iwgt.games.valhalla.state import Figure, ValhallaState
-from iwgt.table.adapter import AnyGame
-from iwgt.table.legal_cache import LegalActions
-from iwgt.table.lights import PALETTE, Light, Point, colour, ordered
 
 COMBAT_MS: Final = 3000
 """How long a combat's or a shot's lights run before the verdict and the removals show."""
@@ -60,6 +60,24 @@ _SAVE_WORDS: Final = {
     "one_shock": "one shock marker",
     "none": "no effect",
 }
+
+
+VALHALLA_EFFECTS: Final = BASE.extend(
+    {
+        "aim": PURPLE,  # a figure a shooter may shoot at
+        "approach": AMBER,  # a point at an enemy's 2" zone from which a charge may follow
+        "shocked": YELLOW,  # a figure with shock markers
+        "wounded": ORANGE,  # a wounded figure
+    },
+    (
+        "deploy", "movable", "shocked", "wounded", "destination", "charge", "approach", "aim", "preview",
+        "selected", "melee", "firing", "under_fire", "won", "lost", "destroyed", "illegal",
+    ),
+)  # fmt: skip
+"""The shared effects and Valhalla's own, least urgent first."""
+
+PALETTE: Final = VALHALLA_EFFECTS.palette
+"""Effect -> colour for the inch table."""
 
 
 def _state(state: Any) -> ValhallaState:
@@ -164,7 +182,7 @@ class ValhallaAdapter:
             for fid in pair:
                 lit.melee(fid, None)
         self._transient(lit, events)
-        return ordered(lit.out)
+        return VALHALLA_EFFECTS.ordered(lit.out)
 
     def _transient(self, lit: _Spots, events: Sequence[JSON]) -> None:
         fought = any(ev.get("event") in ("Fought", "ShotFired") for ev in events)
@@ -280,7 +298,7 @@ class ValhallaAdapter:
             ]
             hue = colour("approach", self.palette)
             lit += [Light.spot(p, POINT_RADIUS, "approach", hue, "steady") for _, p in approach]
-        out["lights"] = [x.to_json() for x in ordered(lit)]
+        out["lights"] = [x.to_json() for x in VALHALLA_EFFECTS.ordered(lit)]
         return out
 
     def _rings(self, st: ValhallaState, fid: int) -> list[JSON]:

@@ -7,13 +7,13 @@ from typing import Any
 
 from tests.games.valkyrx.kit import GAME, turn_over
 
+from iwgt.core.lights import Light
 from iwgt.core.protocol import JSON, ChanceOutcome, Event, Seat, visible_events
+from iwgt.core.registry import get_plugin
 from iwgt.games.valkyrx.actions import EndPhase
 from iwgt.games.valkyrx.state import ValkyrxState
-from iwgt.table.adapter import adapter_for
-from iwgt.table.lights import Light
 
-ADAPTER = adapter_for("valkyrx")
+ADAPTER = get_plugin("valkyrx").table()
 
 
 def seen(events: Sequence[Event], seat: Seat | None) -> list[JSON]:

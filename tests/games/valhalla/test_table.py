@@ -8,16 +8,14 @@ from typing import Any
 
 import pytest
 
-import iwgt.games  # noqa: F401  (registers the games)
+from iwgt.core.lights import AMBER, BLUE, GREEN, PALETTE, RED, WHITE, YELLOW, Light
 from iwgt.core.protocol import JSON, ChanceOutcome
-from iwgt.core.registry import get_game
+from iwgt.core.registry import get_game, get_plugin
 from iwgt.games.valhalla.state import Engagement, ValhallaState
-from iwgt.table.adapter import adapter_for
-from iwgt.table.lights import AMBER, BLUE, GREEN, PALETTE, RED, WHITE, YELLOW, Light
-from iwgt.table.valhalla import COMBAT_MS, HALO, ILLEGAL_MS, POINT_RADIUS
+from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, POINT_RADIUS
 
 GAME: Any = get_game("valhalla")
-ADAPTER = adapter_for("valhalla")
+ADAPTER = get_plugin("valhalla").table()
 SPOT = 0.5 + HALO
 """The radius of a spot that lights a figure's 1" base."""
 HERO, WARRIOR, ARCHER, ASA, THORVALD, SVEIN = range(6)

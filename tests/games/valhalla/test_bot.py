@@ -17,11 +17,10 @@ from dataclasses import replace
 import pytest
 from tests.games.valhalla.kit import GAME, first, make, player, position, tweak
 
-from iwgt.ai.bots import bot_for as any_bot_for
-from iwgt.ai.valhalla_bot import ValhallaBot, bot_for
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
 from iwgt.core.protocol import Seat
+from iwgt.core.registry import get_plugin
 from iwgt.games.valhalla.actions import (
     Action,
     Charge,
@@ -34,6 +33,7 @@ from iwgt.games.valhalla.actions import (
     Shoot,
     Withdraw,
 )
+from iwgt.games.valhalla.bot import ValhallaBot, bot_for
 from iwgt.games.valhalla.game import ValhallaGame
 from iwgt.games.valhalla.movement import figure_radius
 from iwgt.games.valhalla.state import Engagement, ValhallaState
@@ -97,7 +97,7 @@ def choose(state: ValhallaState) -> Action:
 
 
 def test_bot_for_finds_the_valhalla_bot() -> None:
-    assert isinstance(any_bot_for(GAME), ValhallaBot)
+    assert isinstance(get_plugin("valhalla").bot(), ValhallaBot)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

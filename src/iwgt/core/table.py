@@ -3,16 +3,16 @@
 An adapter turns a seat's observation and the events it may see into lights, cards and the health-bar
 report, and asks the game (``legal_actions``, ``apply``) for a seat's options, a picked-up unit's
 destinations and the preview of an action. It does no I/O, reads no clock and draws no random numbers, so
-a view is a function of the journal. Adapters are registered by game name and built lazily.
+a view is a function of the journal. Each game's plug-in builds its own (``GamePlugin.table``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
+from iwgt.core.lights import Light
 from iwgt.core.protocol import JSON, Game, Seat
-from iwgt.table.lights import Light
 
 AnyGame = Game[Any, Any]
 """Any game of the platform; each adapter checks the state is its own."""
@@ -59,41 +59,3 @@ class TableAdapter(Protocol):
     def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:
         """The character cards the seat's touchscreen shows."""
         ...
-
-
-def _valkyrx() -> TableAdapter:
-    from iwgt.table.valkyrx import ValkyrxAdapter  # lazily: a server for one game loads no other
-
-    return ValkyrxAdapter()
-
-
-def _valhalla() -> TableAdapter:
-    from iwgt.table.valhalla import ValhallaAdapter
-
-    return ValhallaAdapter()
-
-
-_FACTORIES: dict[str, Callable[[], TableAdapter]] = {"valkyrx": _valkyrx, "valhalla": _valhalla}
-_BUILT: dict[str, TableAdapter] = {}
-
-
-def register_adapter(game_name: str, factory: Callable[[], TableAdapter]) -> None:
-    """Register (or replace) the factory of a game's table adapter."""
-    _FACTORIES[game_name] = factory
-    _BUILT.pop(game_name, None)
-
-
-def adapter_names() -> list[str]:
-    """The games that have a table adapter."""
-    return sorted(_FACTORIES)
-
-
-def adapter_for(game_name: str) -> TableAdapter:
-    """The table adapter of a game, built once; an unknown game raises LookupError naming the known ones."""
-    if game_name not in _BUILT:
-        factory = _FACTORIES.get(game_name)
-        if factory is None:
-            known = ", ".join(adapter_names()) or "none"
-            raise LookupError(f"no table adapter for the game {game_name!r} (adapters: {known})")
-        _BUILT[game_name] = factory()
-    return _BUILT[game_name]

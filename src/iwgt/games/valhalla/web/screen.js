@@ -5,12 +5,12 @@
 // error) and sends the player's acts; every rule is the server's: a tapped point is sent as it is, and a
 // refusal comes back with its reason.
 
-import { h, fill, icon } from "./dom.js";
-import { InchBoard, KIND_LETTER, KIND_NAME, pointText } from "./inchboard.js";
-import { humanise } from "./api.js";
-import { toast, modal, choose } from "./ui.js";
-import * as panels from "./panels.js";
-import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "./screen.js";
+import { h, fill, icon } from "/static/dom.js";
+import { InchBoard, KIND_LETTER, KIND_NAME, pointText } from "/static/inchboard.js";
+import { humanise } from "/static/api.js";
+import { toast, modal, choose } from "/static/ui.js";
+import * as panels from "/static/panels.js";
+import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "/static/screen.js";
 
 const ILLEGAL_MS = 2000;
 const DICE_SHOWN = 6; // rolls kept in the dice panel
@@ -801,3 +801,4 @@ export class ValhallaScreen {
     await downloadRecord(this.tableId, this.token);
   }
 }
+export { ValhallaScreen as Screen };

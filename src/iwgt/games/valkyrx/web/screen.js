@@ -2,14 +2,14 @@
 // hand (infrastructure, deployment, movement, spells, orders), character cards, the log and the action bar.
 // It renders what the server sends (view, selection, error) and sends the player's acts; it computes no lights.
 
-import { h, fill, icon } from "./dom.js";
-import { Board, TERRAIN, key } from "./board.js";
-import { TableSocket } from "./socket.js";
+import { h, fill, icon } from "/static/dom.js";
+import { Board, TERRAIN, key } from "/static/board.js";
+import { TableSocket } from "/static/socket.js";
 import { renderCards } from "./cards.js";
-import { valkyrxCatalogue, spellInfo, humanise, traitsOf, listGames } from "./api.js";
-import { toast, modal, choose } from "./ui.js";
-import * as panels from "./panels.js";
-import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "./screen.js";
+import { valkyrxCatalogue, spellInfo, humanise, traitsOf, listGames } from "/static/api.js";
+import { toast, modal, choose } from "/static/ui.js";
+import * as panels from "/static/panels.js";
+import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "/static/screen.js";
 import { describeStep } from "./logtext.js";
 
 /** How long the board shows a combat's lights before the report or Game Over covers it (the table's 3 s). */
@@ -834,3 +834,4 @@ function previewText(expected) {
 function fmtNum(v) {
   return Math.abs(v) >= 10 ? String(Math.round(v)) : v.toFixed(1);
 }
+export { TableScreen as Screen };

@@ -5,14 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.games.valkyrx.kit import GAME, cell, end_movement, position, tweak
-from tests.table.table_kit import ADAPTER, at, combat_step, lights_of, seen
+from tests.games.valkyrx.table_kit import ADAPTER, at, combat_step, lights_of, seen
 
-from iwgt.core.protocol import ChanceOutcome
-from iwgt.games.valkyrx.actions import CastSpell, ConfirmDeployment
-from iwgt.games.valkyrx.events import SpellCast, UnitRemoved
-from iwgt.games.valkyrx.state import Enchantment
-from iwgt.geometry.hexgrid import distance, offset_to_hex
-from iwgt.table.lights import (
+from iwgt.core.lights import (
     CYAN,
     DEEP_ORANGE,
     GREEN,
@@ -23,7 +18,12 @@ from iwgt.table.lights import (
     YELLOW,
     Light,
 )
-from iwgt.table.valkyrx import COMBAT_MS, ILLEGAL_MS, WAVE_MS, WAVE_RING_MS
+from iwgt.core.protocol import ChanceOutcome
+from iwgt.games.valkyrx.actions import CastSpell, ConfirmDeployment
+from iwgt.games.valkyrx.events import SpellCast, UnitRemoved
+from iwgt.games.valkyrx.state import Enchantment
+from iwgt.games.valkyrx.table import COMBAT_MS, ILLEGAL_MS, WAVE_MS, WAVE_RING_MS
+from iwgt.geometry.hexgrid import distance, offset_to_hex
 
 
 def test_vx_14_01_the_deploying_seat_sees_its_zone_lit_and_the_other_seat_nothing() -> None:

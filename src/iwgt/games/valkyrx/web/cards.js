@@ -1,8 +1,8 @@
 // Character cards (VX-15-07, VX-15-09/10, VX-15-15 to VX-15-21): name, strength bar, morale level, the flyers'
 // wings, the Grima's visible/stealth symbol and quarry, the Sand Worm's surface/underground symbol and orders.
 
-import { h, bar, icon } from "./dom.js";
-import { traitsOf, spellInfo, isCharacterType } from "./api.js";
+import { h, bar, icon } from "/static/dom.js";
+import { traitsOf, spellInfo, isCharacterType } from "/static/api.js";
 
 const WORM_SURFACE_LIMIT = 3; // VX-15-19: "he will die after 3 moves on the surface"
 

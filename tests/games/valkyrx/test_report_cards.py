@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tests.games.valkyrx.kit import GAME, end_movement, position, tweak
-from tests.table.table_kit import ADAPTER, combat_step, seen
+from tests.games.valkyrx.table_kit import ADAPTER, combat_step, seen
 
 from iwgt.games.valkyrx.flow import report
 from iwgt.games.valkyrx.state import ValkyrxState

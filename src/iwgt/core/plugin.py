@@ -1,0 +1,115 @@
+"""A game's plug-in: the one object through which the shared layers reach every facet of a game.
+
+The rules (``Game``) say what may happen; the plug-in adds what the table, the server, the command line, the
+bots and the browser need of the game: its bot, its table adapter (lights, options, selections, previews,
+cards, reports), its catalogue for the touchscreen, its turn-by-turn report, its extra commands and the folder
+of its browser screen. Each game ships one plug-in object and registers it under the ``iwgt.games`` entry
+point group (``pyproject.toml``), so that a game could live in a distribution of its own; the core registry
+(``iwgt.core.registry``) is the only code that resolves a game by name. (python-chess's variant classes carry
+every facet in one object; a boardgame.io game is one object the framework consumes whole.)
+
+Everything here is built lazily: listing the games reads only their declared facts, and a server that plays
+one game never builds another's rules, bot or adapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from iwgt.core.protocol import JSON, Event, Game, GameFacts, Seat
+
+if TYPE_CHECKING:  # the command-line types are needed only by the games that add commands
+    import typer
+    from rich.console import Console
+
+    from iwgt.core.table import TableAdapter
+
+AnyGame = Game[Any, Any]
+"""Any game of the platform."""
+
+
+class Bot(Protocol):
+    """A bot: given a state and its seat, the action it takes (it reads only what the seat may know)."""
+
+    def choose(self, state: Any, seat: Seat) -> Any:
+        """The bot's action for the seat now."""
+        ...
+
+
+ReportPrinter = Callable[["Console", Any, list[Event]], list[Event]]
+"""Prints what a batch of events brought (a headless game's turn-by-turn report) and returns the events it
+keeps for later (for example those of a combat round not yet finished)."""
+
+
+class GamePlugin:
+    """One game, whole. Subclasses set ``facts`` and build the rules; every other facet is optional.
+
+    A facet a game does not have answers None (no bot, no catalogue, no extra commands, no screen), and the
+    shared layers then say so in words rather than fall back on another game.
+    """
+
+    facts: GameFacts
+    """The game's declared facts: name, title, geometry, players, rules version, movement timer."""
+
+    @property
+    def name(self) -> str:
+        """The game's registered name (its entry point's name)."""
+        return self.facts.name
+
+    @cached_property
+    def game(self) -> AnyGame:
+        """The rules, built once."""
+        return self.build_game()
+
+    def build_game(self) -> AnyGame:
+        """Build the rules object (called once, lazily)."""
+        raise NotImplementedError(f"the plug-in of {self.facts.name!r} builds no rules")
+
+    def bot(self) -> Bot | None:
+        """A new built-in bot for one seat, or None if the game has none."""
+        return None
+
+    def table(self) -> TableAdapter | None:
+        """The game's table adapter (built once by the plug-in), or None: then the table lights nothing."""
+        return None
+
+    def catalogue(self) -> JSON | None:
+        """What the touchscreen needs to draw the game's choices (units, spells, kinds), or None."""
+        return None
+
+    def report(self) -> ReportPrinter | None:
+        """The turn-by-turn report of a headless game, or None (then each event is printed in one line)."""
+        return None
+
+    def commands(self) -> dict[str, typer.Typer]:
+        """The game's extra commands, by the shared command group they join (``units``, ``spells``, ``odds``):
+        ``iwgt odds <game> ...`` runs the game's own ``odds`` Typer."""
+        return {}
+
+    def summary(self, state: Any) -> JSON:
+        """Extra keys of a finished headless game's JSON summary (for example each side's coins)."""
+        return {}
+
+    def notation(self, state: Any) -> str | None:
+        """The position in the game's compact text notation (FEN-like), or None if the game has none."""
+        return None
+
+    @property
+    def web(self) -> Path | None:
+        """The folder of the game's browser screen (``screen.js`` exporting ``Screen``), served at
+        ``/static/games/<name>/``; by convention the ``web`` folder beside the plug-in's module."""
+        return None
+
+    def describe(self) -> str:
+        """The game in one line, for listings."""
+        f = self.facts
+        return f"{f.name}  {f.title}  (rules {f.rules_version}): {f.description}"
+
+
+def package_web(module_file: str) -> Path | None:
+    """The ``web`` folder beside a plug-in's module, if it has one with a ``screen.js``."""
+    folder = Path(module_file).resolve().parent / "web"
+    return folder if (folder / "screen.js").is_file() else None

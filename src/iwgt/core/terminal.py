@@ -1,0 +1,15 @@
+"""What every command of ``iwgt`` prints through, the shared command line and the games' own commands alike."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+console = Console(width=120, highlight=False)
+"""A fixed width keeps the reports byte-identical from one terminal to another."""
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on standard error; raise the returned exit (status 2)."""
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    return typer.Exit(2)

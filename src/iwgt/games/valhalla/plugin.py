@@ -1,0 +1,75 @@
+"""Valhalla's plug-in: every facet of the game the shared layers ask for, registered as the ``valhalla`` entry point."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, package_web
+from iwgt.core.protocol import JSON
+from iwgt.games.valhalla.facts import FACTS
+
+if TYPE_CHECKING:
+    import typer
+
+    from iwgt.core.table import TableAdapter
+
+
+class ValhallaPlugin(GamePlugin):
+    """Valhalla, whole: rules, bot, table adapter, catalogue, report, commands and screen (each built lazily)."""
+
+    facts = FACTS
+
+    def build_game(self) -> AnyGame:
+        """The rules."""
+        from iwgt.games.valhalla.game import ValhallaGame
+
+        return ValhallaGame()
+
+    def bot(self) -> Bot:
+        """A new heuristic bot for one seat."""
+        from iwgt.games.valhalla.bot import bot_for
+
+        return bot_for(self.game)
+
+    @cached_property
+    def _table(self) -> TableAdapter:
+        from iwgt.games.valhalla.table import ValhallaAdapter
+
+        return ValhallaAdapter()
+
+    def table(self) -> TableAdapter:
+        """The table adapter (built once)."""
+        return self._table
+
+    def catalogue(self) -> JSON:
+        """What the touchscreen draws the game's choices from."""
+        from iwgt.games.valhalla.catalogue import catalogue
+
+        return catalogue()
+
+    def report(self) -> ReportPrinter:
+        """The turn-by-turn report of a headless game."""
+        from iwgt.games.valhalla.report import print_events
+
+        return print_events
+
+    def commands(self) -> dict[str, typer.Typer]:
+        """The game's own commands."""
+        from iwgt.games.valhalla.cli import commands
+
+        return commands()
+
+    def summary(self, state: Any) -> JSON:
+        """Each side's coins at the end (VH-WL-01..08)."""
+        return {"coins": list(state.coins)}
+
+    @property
+    def web(self) -> Path | None:
+        """The folder of the game's browser screen."""
+        return package_web(__file__)
+
+
+plugin = ValhallaPlugin()
+"""The object the ``iwgt.games`` entry point names."""

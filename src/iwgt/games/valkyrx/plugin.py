@@ -1,0 +1,71 @@
+"""Days of the Valkyrx's plug-in: every facet of the game the shared layers ask for, registered as the ``valkyrx`` entry point."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, package_web
+from iwgt.core.protocol import JSON
+from iwgt.games.valkyrx.facts import FACTS
+
+if TYPE_CHECKING:
+    import typer
+
+    from iwgt.core.table import TableAdapter
+
+
+class ValkyrxPlugin(GamePlugin):
+    """Days of the Valkyrx, whole: rules, bot, table adapter, catalogue, report, commands and screen."""
+
+    facts = FACTS
+
+    def build_game(self) -> AnyGame:
+        """The rules."""
+        from iwgt.games.valkyrx.game import ValkyrxGame
+
+        return ValkyrxGame()
+
+    def bot(self) -> Bot:
+        """A new heuristic bot for one seat."""
+        from iwgt.games.valkyrx.bot import bot_for
+
+        return bot_for(self.game)
+
+    @cached_property
+    def _table(self) -> TableAdapter:
+        from iwgt.games.valkyrx.table import ValkyrxAdapter
+
+        return ValkyrxAdapter()
+
+    def table(self) -> TableAdapter:
+        """The table adapter (built once)."""
+        return self._table
+
+    def catalogue(self) -> JSON:
+        """What the touchscreen draws the game's choices from."""
+        from iwgt.games.valkyrx.catalogue import catalogue
+
+        return catalogue()
+
+    def report(self) -> ReportPrinter:
+        """The turn-by-turn report of a headless game."""
+        from iwgt.games.valkyrx.report import print_events
+
+        return print_events
+
+    def commands(self) -> dict[str, typer.Typer]:
+        """The game's own commands."""
+        from iwgt.games.valkyrx.cli import commands
+
+        return commands()
+
+    @property
+    def web(self) -> Path | None:
+        """The folder of the game's browser screen."""
+        return package_web(__file__)
+
+
+plugin = ValkyrxPlugin()
+"""The object the ``iwgt.games`` entry point names."""
