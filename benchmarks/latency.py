@@ -625,10 +625,10 @@ async def breakdown_game(
     ``after_step`` (every screen's view); each message is dumped as ``Connection._pump`` does and deflated
     as permessage-deflate does. The parts of a view are timed again apart, to say where its time goes.
     """
+    from iwgt.core.registry import get_plugin
     from iwgt.server.manager import CreateRequest, TableManager
     from iwgt.server.session import Screen
     from iwgt.server.views import view_for
-    from iwgt.core.registry import get_plugin
 
     times: dict[str, list[float]] = {}
 

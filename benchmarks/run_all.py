@@ -19,12 +19,12 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).parent))
 
 import bench_hexgrid
-from iwgt.games.valkyrx.bot import bot_for
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
 from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.core.registry import get_game
 from iwgt.games.valkyrx.actions import EndPhase
+from iwgt.games.valkyrx.bot import bot_for
 from iwgt.games.valkyrx.events import AttackResolved
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.movement import destinations

@@ -15,10 +15,9 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-from iwgt.core.registry import get_plugin
 from iwgt.core.chance import SeededDice
 from iwgt.core.match import Match
-from iwgt.core.registry import get_game
+from iwgt.core.registry import get_game, get_plugin
 from iwgt.games.valhalla.dice import Fighter
 from iwgt.games.valhalla.odds import combat_odds, shoot_odds
 

@@ -152,7 +152,9 @@ def test_game_describes_itself(game_name: str) -> None:
 
 
 @pytest.mark.parametrize(("game_name", "scenario"), CASES)
-def test_every_scenario_has_seats_within_the_declared_players_and_a_card(game_name: str, scenario: str) -> None:
+def test_every_scenario_has_seats_within_the_declared_players_and_a_card(
+    game_name: str, scenario: str
+) -> None:
     game = get_game(game_name)
     facts = get_plugin(game_name).facts
     scen = game.load_scenario(scenario)
@@ -429,7 +431,11 @@ def test_hidden_facts_never_reach_the_seat_they_are_hidden_from(game_name: str, 
             legal = (
                 [game.action_to_json(a) for a in game.legal_actions(state, seat)] if seat is not None else []
             )
-            others = [] if seat is None else [game.legal_actions(state, s) for s in seats(game, scenario) if s != seat]
+            others = (
+                []
+                if seat is None
+                else [game.legal_actions(state, s) for s in seats(game, scenario) if s != seat]
+            )
             probes = sample(rng, [a for acts in others for a in acts], 5)
             for k in range(3):
                 variant = game.resample_hidden(state, seat, picker(1000 * i + 10 * k + (seat or 0)))

@@ -1,4 +1,4 @@
-"""What every command of ``iwgt`` prints through, the shared command line and the games' own commands alike."""
+"""What every command of ``iwgt`` prints through: the shared commands and the games' own alike."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from iwgt.core.table import TableAdapter
 
 
 class PlainTable:
-    """An adapter that knows no game: the options are the legal actions as JSON; no lights, cards or report."""
+    """An adapter that knows no game: options are the legal actions as JSON; no lights, cards or report."""
 
     def __init__(self) -> None:
         self._legal = LegalActions()

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from iwgt.core.lights import AMBER, BLUE, GREEN, PALETTE, RED, WHITE, YELLOW, Light
+from iwgt.core.lights import AMBER, BLUE, GREEN, RED, WHITE, YELLOW, Light
 from iwgt.core.protocol import JSON, ChanceOutcome
 from iwgt.core.registry import get_game, get_plugin
 from iwgt.games.valhalla.state import Engagement, ValhallaState
-from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, POINT_RADIUS
+from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, PALETTE, POINT_RADIUS
 
 GAME: Any = get_game("valhalla")
 ADAPTER = get_plugin("valhalla").table()

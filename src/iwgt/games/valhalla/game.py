@@ -177,7 +177,7 @@ class ValhallaGame:
         return state.phase == "over"
 
     def result(self, state: ValhallaState) -> Result | None:
-        """Every player of the winning side wins, the others lose (or all draw), and why; None while playing."""
+        """The winning side's players win, the others lose (or all draw), and why; None while playing."""
         if state.phase != "over":
             return None
         seats = len(state.scenario.spec.players)

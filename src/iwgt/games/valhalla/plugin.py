@@ -1,4 +1,4 @@
-"""Valhalla's plug-in: every facet of the game the shared layers ask for, registered as the ``valhalla`` entry point."""
+"""Valhalla's plug-in: every facet the shared layers ask for; the ``valhalla`` entry point."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class ValhallaPlugin(GamePlugin):
-    """Valhalla, whole: rules, bot, table adapter, catalogue, report, commands and screen (each built lazily)."""
+    """Valhalla, whole: rules, bot, table adapter, catalogue, report, commands and screen ."""
 
     facts = FACTS
 

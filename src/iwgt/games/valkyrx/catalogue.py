@@ -1,4 +1,4 @@
-"""What the touchscreen needs of Days of the Valkyrx to draw its choices: spells, wizards' packs, unit traits."""
+"""What the touchscreen needs of Days of the Valkyrx to draw its choices: spells, packs, unit traits."""
 
 from __future__ import annotations
 

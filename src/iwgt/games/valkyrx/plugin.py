@@ -1,4 +1,4 @@
-"""Days of the Valkyrx's plug-in: every facet of the game the shared layers ask for, registered as the ``valkyrx`` entry point."""
+"""Days of the Valkyrx's plug-in: every facet the shared layers ask for; the ``valkyrx`` entry point."""
 
 from __future__ import annotations
 
