@@ -212,7 +212,7 @@ class TableManager:
         status = "over" if probe.game.is_terminal(probe.state) else "playing"
         res = probe.game.result(probe.state)
         row = _replace_row(
-            row, status=status, result=None if res is None else {"winner": res.winner, "reason": res.reason}
+            row, status=status, result=None if res is None else res.to_json()
         )
         return await self._open(row, steps)
 

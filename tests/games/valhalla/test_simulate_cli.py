@@ -59,9 +59,9 @@ def test_json_summary_of_every_scenario(scenario: str) -> None:
         assert data["reason"].startswith(data["winner"])
 
 
-def test_the_default_scenario_is_skirmish() -> None:
+def test_the_default_scenario_is_the_games_first() -> None:
     data = summary_of(invoke("simulate", "valhalla", "--seed", "3", "--json"))
-    assert data["scenario"] == "skirmish"
+    assert data["scenario"] == "first_blood"  # the first of first_blood, raid, skirmish
 
 
 def test_same_seed_same_output() -> None:

@@ -56,9 +56,9 @@ def test_a_spot_is_a_point_and_a_radius_in_inches() -> None:
         "at": [12.35, 3.0],
         "radius": 0.75,
     }
-    with pytest.raises(ValueError, match="either a cell or"):
+    with pytest.raises(ValueError, match="exactly one place"):
         Light((1, 1), "movable", WHITE, "steady", at=(1.0, 1.0), radius=1.0)
-    with pytest.raises(ValueError, match="either a cell or"):
+    with pytest.raises(ValueError, match="exactly one place"):
         Light(None, "movable", WHITE, "steady")
     with pytest.raises(ValueError, match="positive radius"):
         Light.spot((1, 1), 0, "movable", WHITE, "steady")

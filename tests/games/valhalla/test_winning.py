@@ -119,7 +119,7 @@ def test_vh_wl_07_reach_one_player_a_side_wins_at_once() -> None:
     assert state.phase == "over" and of(events, GameOver) == [
         GameOver(0, "Raiders reached 3 coins (3 needed)")
     ]
-    assert GAME.result(state) == Result(0, "Raiders win: Raiders reached 3 coins (3 needed)")
+    assert GAME.result(state) == Result.win((0,), 2, "Raiders win: Raiders reached 3 coins (3 needed)", side="Raiders")
     assert GAME.to_move(state) is None and "game is over" in refused(state, EndActivation())
 
 
@@ -171,7 +171,7 @@ def test_vh_wl_08_both_sides_at_once_the_richer_wins_equal_is_a_draw() -> None:
     drawn, events = act(replace(state, coins=(0, 2)), Withdraw(0, (10, 10)))
     assert drawn.coins == (3, 3)
     assert of(events, GameOver) == [GameOver(None, "both sides reached their coins at once")]
-    assert GAME.result(drawn) == Result(None, "a draw: both sides reached their coins at once")
+    assert GAME.result(drawn) == Result.draw(2, "a draw: both sides reached their coins at once")
     won, events = act(replace(state, coins=(1, 2)), Withdraw(0, (10, 10)))
     assert won.coins == (4, 3) and won.winner_side == 0
 
@@ -196,4 +196,4 @@ def test_vh_wl_08_at_the_turn_limit_the_richer_side_wins_equal_is_a_draw() -> No
     while richer.phase == "activate":
         richer, _ = act(richer, EndActivation())
     assert richer.winner_side == 0
-    assert GAME.result(richer) == Result(0, "Raiders win: the turn limit (1) is reached")
+    assert GAME.result(richer) == Result.win((0,), 2, "Raiders win: the turn limit (1) is reached", side="Raiders")

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from iwgt.core.errors import IllegalAction
-from iwgt.core.protocol import CHANCE, ChanceOutcome, Result
+from iwgt.core.protocol import CHANCE, ChanceOutcome
+from iwgt.games.valkyrx.state import Verdict
 from iwgt.games.valkyrx.actions import ConfirmDeployment, EndPhase, PlaceUnit
 from iwgt.games.valkyrx.events import FirstMoverChosen, MovementPhaseStarted
 from iwgt.games.valkyrx.flow import judge
@@ -47,34 +48,34 @@ def test_vx_04_01_vx_04_03_turn_order_and_a_random_first_mover() -> None:
 def test_vx_15_26_victory_annihilation_leader_points_and_draws() -> None:
     state = position([("guardsmen", (0, 0)), ("modrof", (1, 1))], [("wearg_warriors", (9, 8))])
     assert judge(state) is None
-    assert judge(tweak(state, 2, status="destroyed")) == Result(
+    assert judge(tweak(state, 2, status="destroyed")) == Verdict(
         0, "the Darkness has nothing left on the table"
     )
     gone = tweak(tweak(tweak(state, 2, status="fled"), 0, status="destroyed"), 1, status="destroyed")
-    assert judge(gone) == Result(None, "both armies are gone from the field")
+    assert judge(gone) == Verdict(None, "both armies are gone from the field")
     led = position(
         [("guardsmen", (0, 0)), ("modrof", (1, 1))],
         [("wearg_warriors", (9, 8))],
         extra='victory = ["leader"]',
     )
-    assert judge(tweak(led, 1, status="destroyed")) == Result(1, "the enemy's Supreme Leader has fallen")
+    assert judge(tweak(led, 1, status="destroyed")) == Verdict(1, "the enemy's Supreme Leader has fallen")
     pts = position(
         [("guardsmen", (0, 0))],
         [("wearg_warriors", (9, 8))],
         extra='turn_limit = 3\nvictory = ["annihilation", "points"]',
     )
-    assert judge(replace(pts, turn=3)) == Result(None, "turn limit: each side destroyed 0 points")
+    assert judge(replace(pts, turn=3)) == Verdict(None, "turn limit: each side destroyed 0 points")
     # Wearg Warriors lost 75 of 300 men: 1200 x 0.25 = 300 points destroyed by the Light.
-    assert judge(replace(tweak(pts, 1, strength=225.0), turn=3)) == Result(
+    assert judge(replace(tweak(pts, 1, strength=225.0), turn=3)) == Verdict(
         0, "turn limit: the Light destroyed 300 points, the Darkness 0"
     )
     plain = position([("guardsmen", (0, 0))], [("wearg_warriors", (9, 8))], extra="turn_limit = 2")
-    assert judge(replace(plain, turn=2)) == Result(None, "turn limit of 2 reached")
+    assert judge(replace(plain, turn=2)) == Verdict(None, "turn limit of 2 reached")
 
 
 def test_a_finished_game_refuses_every_action() -> None:
     state = position([("guardsmen", (0, 0))], [("wearg_warriors", (9, 8))])
-    over = replace(state, result=Result(0, "test"))
+    over = replace(state, result=Verdict(0, "test"))
     assert GAME.to_move(over) is None and GAME.legal_actions(over, 0) == []
     with pytest.raises(IllegalAction, match="over"):
         GAME.apply(over, EndPhase())

@@ -17,14 +17,14 @@ from dataclasses import replace
 import pytest
 
 from iwgt.core.errors import DataFileError, IllegalAction, MalformedAction
-from iwgt.core.protocol import Result
+
 from iwgt.games.valkyrx.abilities import elves_depart
 from iwgt.games.valkyrx.actions import AddTroops, EndPhase, Move, PlaceUnit, action_from_json, action_to_json
 from iwgt.games.valkyrx.events import ContactMade, MovementPhaseStarted, TerrainCasualties, TroopsArrived
 from iwgt.games.valkyrx.flow import judge, points_destroyed
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, load_scenario, parse_scenario
 from iwgt.games.valkyrx.spells import cast_reason
-from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.games.valkyrx.state import ValkyrxState, Verdict
 
 from .kit import GAME, cell, end_movement, next_turn, start, tweak
 
@@ -255,7 +255,7 @@ def test_vx_15_24_vx_15_26_reserves_to_come_keep_a_side_in_the_battle() -> None:
     assert state.mover == 1 and state.phase == "movement"
     assert len(arrivals(state, 1)) == 12
     gone = tweak(state, RIDERS, status="destroyed", strength=0.0)
-    assert judge(gone) == Result(0, "the Darkness has nothing left on the table")
+    assert judge(gone) == Verdict(0, "the Darkness has nothing left on the table")
 
 
 def test_vx_15_24_a_reserve_counts_no_points_lost() -> None:

@@ -69,7 +69,7 @@ class ValkyrxGame:
             seats=SEAT_NAMES,
             turns=scenario.turn_limit,
             table=f"{spec.width}x{spec.height}",
-            forces=" / ".join(str(len(spec.army[side])) for side in SIDES),
+            forces=" / ".join(str(len(spec.army[side])) for side in SIDES) + " units",
         )
 
     def status(self, state: ValkyrxState) -> Status:
