@@ -382,7 +382,15 @@ def test_a_foreign_origin_cannot_change_anything(tmp_path: Path) -> None:
 
 def test_an_allowed_origin_is_let_in(tmp_path: Path) -> None:
     with serving(tmp_path, allowed_origins=("https://table.example",)) as c:
-        r = c.post("/api/tables", json={"game": "valkyrx", "scenario": "skirmish"}, headers={"Origin": "https://table.example"})
+        r = c.post(
+            "/api/tables",
+            json={"game": "valkyrx", "scenario": "skirmish"},
+            headers={"Origin": "https://table.example"},
+        )
         assert r.status_code == 201
-        r = c.post("/api/tables", json={"game": "valkyrx", "scenario": "skirmish"}, headers={"Origin": "https://other.example"})
+        r = c.post(
+            "/api/tables",
+            json={"game": "valkyrx", "scenario": "skirmish"},
+            headers={"Origin": "https://other.example"},
+        )
         assert r.status_code == 403

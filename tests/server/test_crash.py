@@ -257,13 +257,20 @@ def test_every_acknowledged_action_survives_a_sigkill(tmp_path: Path) -> None:
     with server(data, log) as (proc, base):
         tables = []
         for i in range(TABLES):
-            body = {"game": "valkyrx", "scenario": "skirmish", "seats": ["human", "human"], "mode": "remote", "seed": 100 + i}
+            body = {
+                "game": "valkyrx",
+                "scenario": "skirmish",
+                "seats": ["human", "human"],
+                "mode": "remote",
+                "seed": 100 + i,
+            }
             r = client.post(f"{base}/api/tables", json={**body, "timer_seconds": 0})
             assert r.status_code == 201, r.text
             tables.append(Played(r.json()))
         # An idle table with a timer: a screen reconnecting to the same server gets the same view back.
         r = client.post(
-            f"{base}/api/tables", json={"game": "valkyrx", "scenario": "sorcery", "mode": "remote", "timer_seconds": 600}
+            f"{base}/api/tables",
+            json={"game": "valkyrx", "scenario": "sorcery", "mode": "remote", "timer_seconds": 600},
         )
         idle = r.json()
         tok = seat_token(idle, 0)

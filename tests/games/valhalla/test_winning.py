@@ -119,7 +119,9 @@ def test_vh_wl_07_reach_one_player_a_side_wins_at_once() -> None:
     assert state.phase == "over" and of(events, GameOver) == [
         GameOver(0, "Raiders reached 3 coins (3 needed)")
     ]
-    assert GAME.result(state) == Result.win((0,), 2, "Raiders win: Raiders reached 3 coins (3 needed)", side="Raiders")
+    assert GAME.result(state) == Result.win(
+        (0,), 2, "Raiders win: Raiders reached 3 coins (3 needed)", side="Raiders"
+    )
     assert GAME.to_move(state) is None and "game is over" in refused(state, EndActivation())
 
 
@@ -196,4 +198,6 @@ def test_vh_wl_08_at_the_turn_limit_the_richer_side_wins_equal_is_a_draw() -> No
     while richer.phase == "activate":
         richer, _ = act(richer, EndActivation())
     assert richer.winner_side == 0
-    assert GAME.result(richer) == Result.win((0,), 2, "Raiders win: the turn limit (1) is reached", side="Raiders")
+    assert GAME.result(richer) == Result.win(
+        (0,), 2, "Raiders win: the turn limit (1) is reached", side="Raiders"
+    )

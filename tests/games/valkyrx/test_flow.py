@@ -8,10 +8,10 @@ import pytest
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import CHANCE, ChanceOutcome
-from iwgt.games.valkyrx.state import Verdict
 from iwgt.games.valkyrx.actions import ConfirmDeployment, EndPhase, PlaceUnit
 from iwgt.games.valkyrx.events import FirstMoverChosen, MovementPhaseStarted
 from iwgt.games.valkyrx.flow import judge
+from iwgt.games.valkyrx.state import Verdict
 
 from .kit import GAME, cell, make, position, tweak
 

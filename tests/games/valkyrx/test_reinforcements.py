@@ -17,7 +17,6 @@ from dataclasses import replace
 import pytest
 
 from iwgt.core.errors import DataFileError, IllegalAction, MalformedAction
-
 from iwgt.games.valkyrx.abilities import elves_depart
 from iwgt.games.valkyrx.actions import AddTroops, EndPhase, Move, PlaceUnit, action_from_json, action_to_json
 from iwgt.games.valkyrx.events import ContactMade, MovementPhaseStarted, TerrainCasualties, TroopsArrived

@@ -118,7 +118,7 @@ def test_packs_table_without_json() -> None:
 
 def test_spells_names_its_game_and_documents_the_json_keys() -> None:
     bare = invoke("spells")  # no silent default game: the help lists the games that have spells
-    assert "valkyrx" in bare.output and "\"id\"" not in bare.output
+    assert "valkyrx" in bare.output and '"id"' not in bare.output
     text = " ".join(invoke("spells", "valkyrx", "--help").stdout.split())
     for word in ("--json", "--packs", "master_only", "duration", "range"):
         assert word in text
