@@ -53,6 +53,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+GAME = "valkyrx"
+"""The game the benchmark plays (its policy reads Valkyrx's views: units, cells, End Phase)."""
 TARGET_MS = 50.0
 """The issue's target: p99 action-to-broadcast latency at 50 tables."""
 RATE = 20.0
@@ -379,6 +381,7 @@ class Player:
         """Create the table through the lobby and say hello on both seats' sockets."""
         await self.close()
         body = {
+            "game": GAME,
             "scenario": self.scenario,
             "seats": ["human", "human"],
             "mode": "remote",
@@ -642,7 +645,7 @@ async def breakdown_game(
     manager = TableManager(folder / "tables.sqlite3", bot_delay=0)
     manager.start()
     try:
-        body = {"scenario": scenario, "seats": ["human", "human"], "mode": "remote", "timer_seconds": 0}
+        body = {"game": GAME, "scenario": scenario, "seats": ["human", "human"], "mode": "remote", "timer_seconds": 0}
         table = await manager.create(CreateRequest.parse({**body, "seed": seed}))
         game, adapter, policy = table.game, get_plugin(table.game.name).table(), Policy(seed)
         outbox: list[tuple[int, dict[str, Any]]] = []
