@@ -94,7 +94,7 @@ export class Screen {
   show(view) {
     this.view = view;
     const obs = view.observation;
-    this.elTarget.textContent = `${obs.title}: first to ${obs.target}`;
+    this.elTarget.textContent = `${obs.title}: the first to bank ${obs.target} wins`;
     fill(this.elScores, obs.players.map((p) => h("li", {
       class: ["pig-score", p.seat === obs.current && view.status === "playing" && "current"],
       testid: `pig-score-${p.seat}`, "data-score": p.score, "data-current": p.seat === obs.current ? "true" : "false",
