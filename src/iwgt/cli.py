@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from iwgt.core.chance import DiceSource, Die, PhysicalDice, SeededDice
+from iwgt.core.chance import Die, SeededDice
 from iwgt.core.errors import GameError
 from iwgt.core.match import Match
 from iwgt.core.plugin import GamePlugin
@@ -120,16 +120,19 @@ def simulate(
         scen = g.load_scenario(scenario if scenario is not None else g.scenario_names()[0])
     except GameError as exc:
         raise fail(exc.message) from None
-    # With physical dice the table still rolls the secret dice (the plague's carrier, Valhalla's deal) itself,
-    # from the seed.
-    dice: DiceSource = PhysicalDice(_ask_die, table=SeededDice(seed)) if physical_dice else SeededDice(seed)
-    match = Match(g, scen, dice, None if physical_dice else seed)
+    # With physical dice the players roll every die the referee awaits; the table still rolls the secret dice
+    # (the plague's carrier, Valhalla's deal) itself, from the seed.
+    match = Match(g, scen, SeededDice(seed), None if physical_dice else seed, by_hand=physical_dice)
     if not as_json:
         dice_name = "physical dice" if physical_dice else f"seed {seed}"
         console.rule(f"[bold]{g.title}[/]: {g.scenario_card(scen).title} ({dice_name})")
     events: list[Event] = match.resolve_chance()
-    while not g.is_terminal(match.state):
-        seat = g.to_move(match.state)
+    while not match.is_over():
+        die = match.awaited_die()
+        if die is not None:
+            events.extend(match.enter_face(_ask_die(die)))
+            continue
+        seat = match.to_move
         assert seat is not None, "a game that is not over has a seat to act"
         if seat not in bots:
             bots[seat] = plugin.bot()

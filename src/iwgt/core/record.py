@@ -8,25 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from iwgt.core.chance import RNG_ALGORITHM
-from iwgt.core.digest import digest
-from iwgt.core.errors import GameError, RecordError
-from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Seat
+from iwgt.core.errors import RecordError
+from iwgt.core.protocol import JSON, Event
+from iwgt.core.referee import Referee, Step
 from iwgt.core.registry import get_game
 
+__all__ = ["RECORD_FORMAT", "GameRecord", "Replay", "Step", "replay"]
+
 RECORD_FORMAT = 1
-
-
-@dataclass(slots=True)
-class Step:
-    """One logged action: who took it (CHANCE for the dice), the action, and the digest of the state after."""
-
-    seat: Seat
-    action: JSON
-    digest: str
-
-    def to_json(self) -> JSON:
-        """The step as JSON."""
-        return {"seat": self.seat, "action": self.action, "digest": self.digest}
 
 
 @dataclass(slots=True)
@@ -111,7 +100,10 @@ class Replay:
 
 
 def replay(record: GameRecord) -> Replay:
-    """Fold the record's actions from the initial state, checking every step's digest."""
+    """Fold the record's steps from the initial state through the referee, checking every seat and digest.
+
+    A record's faces are read as written: a replay needs no dice of its own.
+    """
     try:
         game = get_game(record.game)
     except KeyError as exc:
@@ -122,24 +114,6 @@ def replay(record: GameRecord) -> Replay:
             f"this table runs {game.rules_version}"
         )
     scenario = game.parse_scenario(record.scenario_toml, f"record scenario {record.scenario_name!r}")
-    state = game.initial_state(scenario)
-    events: list[Event] = []
-    for i, step in enumerate(record.steps):
-        to_move = game.to_move(state)
-        if to_move != step.seat:
-            raise RecordError(f"step {i}: the record says seat {step.seat} acted, but {to_move} was to act")
-        try:
-            if step.seat == CHANCE:
-                face = step.action.get("face")
-                if not isinstance(face, int) or isinstance(face, bool):
-                    raise ValueError(f"a die face must be a whole number, got {face!r}")
-                state, new = game.apply(state, ChanceOutcome(face))
-            else:
-                state, new = game.apply(state, game.action_from_json(step.action))
-        except (GameError, KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"step {i}: the recorded action was refused: {exc}") from None
-        got = digest(game.state_to_json(state))
-        if got != step.digest:
-            raise RecordError(f"step {i}: state digest {got} differs from the recorded {step.digest}")
-        events.extend(new)
-    return Replay(state=state, events=events, steps=len(record.steps))
+    referee = Referee(game, scenario)
+    taken = referee.load(record.steps)
+    return Replay(state=referee.state, events=[e for t in taken for e in t.events], steps=len(taken))
