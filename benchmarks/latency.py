@@ -542,10 +542,10 @@ SPY_ROWS = [
     ("select: ValkyrxAdapter.selection", ("ValkyrxAdapter.selection ",)),
     ("  of which legal_actions", ("ValkyrxAdapter.selection ", "ValkyrxGame.legal_actions ")),
     ("  of which forecasts", ("ValkyrxAdapter.selection ", "ValkyrxAdapter._selection_forecasts ")),
-    ("act: TableSession.act (apply, digests)", ("TableSession.act ",)),
-    ("broadcast: view_for", ("TableSession.broadcast ", "view_for ")),
+    ("act: LiveTable.act (apply, digests)", ("LiveTable.act ",)),
+    ("broadcast: view_for", ("Screens.broadcast ", "view_for ")),
     ("  of which options (legal_actions)", ("view_for ", "ValkyrxAdapter.options ")),
-    ("  of which log_for", ("view_for ", "TableSession.log_for ")),
+    ("  of which log_for", ("view_for ", "log_for ")),
     ("  of which observe", ("view_for ", "ValkyrxGame.observe ")),
     ("  of which lights", ("view_for ", "ValkyrxAdapter.lights ")),
     ("send: Connection._pump", ("Connection._pump ",)),
@@ -624,14 +624,14 @@ async def breakdown_game(
     """The server's own work for each action of one game, in process: what a move costs the event loop.
 
     Plays ``steps`` actions with the benchmark's policy through a real ``TableSession`` (journal, writer
-    thread and fsync included) with two screens, as the socket handler does: ``select``, ``act``, then
+    thread and fsync included) with two screens, as the socket handler does: ``select``, ``live.act``, then
     ``after_step`` (every screen's view); each message is dumped as ``Connection._pump`` does and deflated
     as permessage-deflate does. The parts of a view are timed again apart, to say where its time goes.
     """
     from iwgt.core.registry import get_plugin
     from iwgt.server.manager import CreateRequest, TableManager
-    from iwgt.server.session import Screen
-    from iwgt.server.views import view_for
+    from iwgt.server.screens import Screen
+    from iwgt.server.views import log_for, view_for
 
     times: dict[str, list[float]] = {}
 
@@ -645,24 +645,31 @@ async def breakdown_game(
     manager = TableManager(folder / "tables.sqlite3", bot_delay=0)
     manager.start()
     try:
-        body = {"game": GAME, "scenario": scenario, "seats": ["human", "human"], "mode": "remote", "timer_seconds": 0}
+        body = {
+            "game": GAME,
+            "scenario": scenario,
+            "seats": ["human", "human"],
+            "mode": "remote",
+            "timer_seconds": 0,
+        }
         table = await manager.create(CreateRequest.parse({**body, "seed": seed}))
-        game, adapter, policy = table.game, get_plugin(table.game.name).table(), Policy(seed)
+        live = table.live
+        game, adapter, policy = live.game, get_plugin(live.game.name).table(), Policy(seed)
         outbox: list[tuple[int, dict[str, Any]]] = []
         for seat in (0, 1):
             table.screens.add(Screen(frozenset({seat}), functools.partial(_collect, outbox, seat)))
-        views = {seat: view_for(table, seat) for seat in (0, 1)}
+        views = {seat: view_for(table.snapshot(), seat) for seat in (0, 1)}
         done = 0
-        while done < steps and table.status == "playing":
-            mover = table.to_move
+        while done < steps and live.status == "playing":
+            mover = live.to_move
             assert mover is not None and mover in (0, 1)
             seat = mover
             view = views[seat]
             choice = policy.choose(view)
             action: dict[str, Any] | None
             if isinstance(choice, int):
-                sel = timed("select", adapter.selection, game, table.state, seat, choice)
-                timed("select: legal_actions", game.legal_actions, table.state, seat)
+                sel = timed("select", adapter.selection, game, live.state, seat, choice)
+                timed("select: legal_actions", game.legal_actions, live.state, seat)
                 timed("select: dumps", _dumps, sel)
                 action = policy.move(view, sel)
                 if action is None:
@@ -670,7 +677,7 @@ async def breakdown_game(
             else:
                 action = choice
             wall, cpu = time.perf_counter(), time.thread_time()
-            await table.act(seat, action, None)
+            await live.act(seat, action, None)
             on_loop = time.thread_time() - cpu
             times.setdefault("act: on the loop", []).append(on_loop)
             times.setdefault("act: waiting for the journal", []).append(time.perf_counter() - wall - on_loop)
@@ -683,12 +690,12 @@ async def breakdown_game(
                 times.setdefault("log bytes", []).append(len(_dumps({"log": msg["log"]})))
                 if compression:
                     timed("deflate", _deflate, text)
-            state, mover = table.state, table.to_move
+            state, mover, snap = live.state, live.to_move, table.snapshot()
             if mover in (0, 1):
                 timed("view: options (legal_actions)", adapter.options, game, state, mover)
             for s in (0, 1):
                 obs = timed("view: observe", game.observe, state, s)
-                log = timed("view: log_for", table.log_for, s)
+                log = timed("view: log_for", log_for, snap, s)
                 events = log[-1]["events"] if log else []  # as views.view_for takes them
                 movable = views[s]["options"]["movable"]
                 timed("view: lights, cards, report", _decorations, adapter, obs, events, s, movable)

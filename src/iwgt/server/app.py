@@ -26,9 +26,12 @@ from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON
 from iwgt.core.registry import plugins
 from iwgt.server.catalogue import game_cards, game_data
+from iwgt.server.errors import TableError, refuse
 from iwgt.server.limits import RateLimiter
+from iwgt.server.live import Accepted
 from iwgt.server.manager import CreateRequest, TableManager
-from iwgt.server.session import Accepted, Screen, TableError, TableSession, refuse
+from iwgt.server.screens import Screen
+from iwgt.server.session import TableSession
 from iwgt.table.plain import table_of
 
 log = logging.getLogger("iwgt.server")
@@ -229,7 +232,7 @@ def create_app(settings: Settings) -> FastAPI:
             table = await manager.create(req)
         except GameError as exc:
             raise HTTPException(400, exc.message) from None
-        return {"id": table.row.id, "links": links(request, table), "table": table.summary()}
+        return {"id": table.row.id, "links": links(request, table), "table": table.live.summary()}
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[JSON]:
@@ -247,7 +250,7 @@ def create_app(settings: Settings) -> FastAPI:
         """One table's summary and links."""
         lobby(request)
         table = table_or_404(table_id)
-        return {**table.summary(), "links": links(request, table)}
+        return {**table.live.summary(), "links": links(request, table)}
 
     @app.delete("/api/tables/{table_id}", status_code=204)
     async def delete(request: Request, table_id: str) -> Response:
@@ -264,14 +267,14 @@ def create_app(settings: Settings) -> FastAPI:
         if token is not None:
             if not manager.seats_for(table, token) and not manager.is_table_token(table, token):
                 raise HTTPException(403, "that credential does not belong to this table")
-            if table.status == "playing":
+            if table.live.status == "playing":
                 raise HTTPException(
                     403, "the record holds hidden facts: it is exported once the game is over"
                 )
         else:
             lobby(request)
         headers = {"Content-Disposition": f'attachment; filename="{table_id}.json"'}
-        return JSONResponse(table.record().to_json(), headers=headers)
+        return JSONResponse(table.live.record().to_json(), headers=headers)
 
     @app.post("/api/tables/import", status_code=201)
     async def import_record(request: Request) -> JSON:
@@ -281,7 +284,7 @@ def create_app(settings: Settings) -> FastAPI:
             table = await manager.import_record(await body(request))
         except GameError as exc:
             raise HTTPException(400, exc.message) from None
-        return {"id": table.row.id, "links": links(request, table), "table": table.summary()}
+        return {"id": table.row.id, "links": links(request, table), "table": table.live.summary()}
 
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
@@ -402,9 +405,9 @@ class Connection:
         self.send(
             {
                 "type": "welcome",
-                "table": table.summary(),
+                "table": table.live.summary(),
                 "seats": sorted(seats),
-                "names": list(table.seat_names),
+                "names": list(table.live.seat_names),
             }
         )
         table.screens.add(self.screen)
@@ -412,11 +415,8 @@ class Connection:
         return True
 
     def _send_view(self) -> None:
-        from iwgt.server.views import view_for
-
         assert self.table is not None and self.screen is not None
-        seat = self.screen.choose_view_seat(self.table.to_move)
-        self.send({**view_for(self.table, seat), "seats": sorted(self.screen.seats)})
+        self.table.send_view(self.screen)
 
     async def _serve(self) -> None:
         while True:
@@ -480,34 +480,36 @@ class Connection:
             seat = self._seat(msg)
             action = msg.get("action")
             try:
-                accepted = await table.act(seat, action, self._client_id(msg))
+                accepted = await table.live.act(seat, action, self._client_id(msg))
             except GameError as exc:
                 raise _Refusal(exc.code, exc.message, _illegal_lights(table, seat, action)) from None
             await self._acknowledge(msg, accepted)
         elif kind == "die":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator does not roll the dice")
-            accepted = await table.enter_die(msg.get("face"), self._client_id(msg))
+            accepted = await table.live.enter_die(msg.get("face"), self._client_id(msg))
             await self._acknowledge(msg, accepted)
         elif kind == "select":
             seat = self._seat(msg)
             unit = msg.get("unit")
             if not isinstance(unit, int) or isinstance(unit, bool):
                 raise _Refusal("malformed", "'unit' must be a unit id")
-            out = table_of(table.plugin).selection(table.game, table.state, seat, unit)
+            live = table.live
+            out = table_of(live.plugin).selection(live.game, live.state, seat, unit)
             self.send({**out, "id": msg.get("id")})
         elif kind == "preview":
             seat = self._seat(msg)
             action = msg.get("action")
             if not isinstance(action, dict):
                 raise _Refusal("malformed", "'action' must be an action object")
-            out = table_of(table.plugin).preview(table.game, table.state, seat, action)
+            live = table.live
+            out = table_of(live.plugin).preview(live.game, live.state, seat, action)
             self.send({**out, "id": msg.get("id")})
         elif kind == "quit":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator cannot quit the game")
             await table.quit()
-            self.send({"type": "ack", "id": msg.get("id"), "version": table.version})
+            self.send({"type": "ack", "id": msg.get("id"), "version": table.live.version})
             table.close_screens("the game was quit")
         elif kind == "hello":
             raise _Refusal("malformed", "this screen already said hello")
@@ -519,8 +521,9 @@ def _illegal_lights(table: TableSession, seat: int, action: Any) -> list[JSON]:
     """An illegal destination lights red (VX-14-03): the cell the action named, if it is on the board."""
     if not isinstance(action, dict):
         return []
-    obs = table.game.observe(table.state, seat)
-    return [light.to_json() for light in table_of(table.plugin).refusal_lights(obs, action)]
+    live = table.live
+    obs = live.game.observe(live.state, seat)
+    return [light.to_json() for light in table_of(live.plugin).refusal_lights(obs, action)]
 
 
 class _Refusal(Exception):

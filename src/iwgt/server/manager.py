@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from iwgt.core.errors import GameError, MalformedAction, RecordError
-from iwgt.core.protocol import JSON, Seat
-from iwgt.core.record import GameRecord
+from iwgt.core.protocol import CHANCE, JSON, Seat
+from iwgt.core.record import GameRecord, replay
+from iwgt.core.referee import IMPORTED, PLAYER
 from iwgt.core.registry import UnknownGame, get_game
 from iwgt.server.journal import Journal, StepRow, TableRow, now
-from iwgt.server.session import TableError, TableSession
+from iwgt.server.session import TableSession
 from iwgt.server.writer import JournalWriter
 
 log = logging.getLogger("iwgt.server")
@@ -128,8 +129,7 @@ class TableManager:
             except GameError as exc:
                 log.error("table %s could not be resumed: %s", row.id, exc.message)
                 continue
-            table.refresh_timer()
-            table.schedule_bot()
+            table.resume()
 
     def stop(self) -> None:
         """Stop timers and bots, finish the writes and close the journal."""
@@ -157,9 +157,8 @@ class TableManager:
         row = journal.table(table_id)
         if row is None:
             raise KeyError(table_id)
-        table = TableSession(row, journal, self.writer)
-        table.bot_delay = self.bot_delay
-        table.load(journal.steps(table_id))
+        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay)
+        table.live.load(journal.steps(table_id))
         self.sessions[table_id] = table
         return table
 
@@ -198,22 +197,14 @@ class TableManager:
                 f"the record was made with {record.game} rules {record.rules_version}, "
                 f"this table runs {game.rules_version}"
             )
+        replayed = replay(record)  # every seat and digest checked before anything is written
+        status = "over" if game.is_terminal(replayed.state) else "playing"
+        res = game.result(replayed.state)
+        row = _replace_row(row, status=status, result=None if res is None else res.to_json())
         steps = [
-            StepRow(i + 1, s.seat, s.action, s.digest, "import" if s.seat < 0 else "player")
+            StepRow(i + 1, s.seat, s.action, s.digest, IMPORTED if s.seat == CHANCE else PLAYER)
             for i, s in enumerate(record.steps)
         ]
-        probe = TableSession(row, self._journal())
-        try:
-            probe.load(steps)  # every digest checked before anything is written
-        except TableError as exc:
-            raise RecordError(exc.message.replace(f"table {row.id}: ", "")) from None
-        except (GameError, KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"a recorded step was refused: {exc}") from None
-        status = "over" if probe.game.is_terminal(probe.state) else "playing"
-        res = probe.game.result(probe.state)
-        row = _replace_row(
-            row, status=status, result=None if res is None else res.to_json()
-        )
         return await self._open(row, steps)
 
     def _new_row(
@@ -246,18 +237,16 @@ class TableManager:
 
     async def _open(self, row: TableRow, steps: list[StepRow]) -> TableSession:
         journal = self._journal()
-        table = TableSession(row, journal, self.writer)
-        table.bot_delay = self.bot_delay
-        table.load(steps)
-        opening = table.opening_steps() if not steps else []
+        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay)
+        table.live.load(steps)
+        opening = table.live.opening_steps() if not steps else []
         all_steps = steps + opening
         if self.writer is not None:
             await self.writer.write(lambda j: j.create_table(row, all_steps))
         else:
             journal.create_table(row, all_steps)
         self.sessions[row.id] = table
-        table.refresh_timer()
-        table.schedule_bot()
+        table.resume()
         return table
 
     async def delete(self, table_id: str) -> bool:
@@ -304,7 +293,7 @@ class TableManager:
     def row_summary(self, row: TableRow) -> JSON:
         """A saved table's summary without loading it (the live session's if it is loaded)."""
         if row.id in self.sessions:
-            return self.sessions[row.id].summary()
+            return self.sessions[row.id].live.summary()
         game = get_game(row.game) if row.game else None
         return {
             "id": row.id,

@@ -1,0 +1,42 @@
+"""A table as its views see it at one version: a plain value, built once per broadcast.
+
+The live table makes snapshots and the views read them, so neither imports the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from iwgt.core.chance import Die
+from iwgt.core.plugin import AnyGame, GamePlugin
+from iwgt.core.protocol import JSON, Event, Seat
+
+
+@dataclass(slots=True)
+class Batch:
+    """One accepted step and the dice that followed it: what one acknowledgement covers, one log entry."""
+
+    version: int
+    actor: Seat
+    action: JSON | None  # None for a die entered by a player, or the table's own opening dice
+    events: list[Event]
+    seen: dict[Seat | None, JSON] = field(default_factory=dict)  # its log entry per seat, built once
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """All a seat's view is built from: the game, its state and version, the log, the timer, the die."""
+
+    table: str  # the table's id
+    game: AnyGame
+    plugin: GamePlugin
+    state: Any
+    version: int
+    to_move: Seat | None  # CHANCE while a die is awaited, None when the game is over or quit
+    log: tuple[Batch, ...]  # the recent steps, oldest first
+    timer: JSON | None  # the movement timer as a view shows it
+    die: Die | None  # the die the players must roll by hand, if one is awaited
+    dice: str  # "table" or "physical"
+    status: str  # "playing", "over" or "quit"
+    result: JSON | None
