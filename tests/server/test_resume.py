@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 
@@ -60,3 +61,27 @@ def test_a_retried_id_is_still_applied_once_after_a_restart(tmp_path: Path) -> N
             again = (s0, s1)[mover].act({"type": "end_phase"}, "c-lost-ack", mover)
             assert again == first
         assert len(steps(c, tid)) == n
+
+
+def test_a_journal_that_does_not_reproduce_is_refused_naming_the_step(tmp_path: Path) -> None:
+    """On resume every step is folded again: the table's dice re-rolled, each face must come up the same."""
+    with serving(tmp_path) as c:
+        made = create(c, seed=7)  # the table's first d2 (who moves first) comes up 2
+        keep = create(c, seed=7)
+        tid = made["id"]
+        with pair(c, made) as (s0, s1):
+            s0.acted({"type": "confirm"}, "c0", 0)
+            s1.acted({"type": "confirm"}, "c1", 1)
+        rows = steps(c, tid)
+        assert (rows[2].seq, rows[2].origin, rows[2].action) == (3, "auto", {"face": 2})
+    with sqlite3.connect(tmp_path / "tables.sqlite3") as db:  # the journal edited behind the server's back
+        db.execute("UPDATE steps SET action = ? WHERE table_id = ? AND seq = 3", ('{"face":1}', tid))
+    with serving(tmp_path) as c:
+        r = c.get(f"/api/tables/{tid}")
+        assert r.status_code == 409
+        assert r.json()["message"] == f"table {tid}: step 3: the table's dice re-rolled 2, not the 1 written"
+        with screen(c, tid) as s:
+            s.send({"type": "hello", "token": seat_token(made, 0)})
+            err = s.expect("error")
+            assert err["error"] == "record" and "step 3" in err["message"]
+        assert c.get(f"/api/tables/{keep['id']}").status_code == 200  # the other table still resumes

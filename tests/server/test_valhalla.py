@@ -73,7 +73,7 @@ def test_a_valhalla_table_has_the_seats_of_its_scenario(tmp_path: Path) -> None:
             welcome = s.seen[0]
             assert welcome["names"] == ["Ulf (Raiders)", "Asa (Farmers)"] and welcome["seats"] == [0, 1]
             v = s.last_view()
-            assert v["timer"] is None  # Valhalla has no movement timer (session.TIMED_PHASES)
+            assert v["timer"] is None  # Valhalla declares no movement timer (facts.movement_timer)
             assert v["observation"]["game"] == "valhalla" and v["observation"]["phase"] == "activate"
 
 
