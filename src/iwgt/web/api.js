@@ -1,6 +1,4 @@
-// The HTTP API of docs/protocol.md (lobby, tables, records) and the catalogue look-ups, with readable errors.
-
-import * as fallback from "./catalog.js";
+// The HTTP API of docs/protocol.md (lobby, tables, records, each game's data), with readable errors.
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -58,53 +56,22 @@ export async function exportRecord(id, token) {
   return res.text();
 }
 
-let catalogue = null;
+const catalogues = new Map();
 
 /**
- * Spells, default packs and unit traits of Days of the Valkyrx: from GET /api/games/valkyrx/data, completed
- * by the page's generated copy (the server's data does not name wizards, Masters, the Grima or the worm).
+ * A game's data for its screen (GET /api/games/{name}/data: its spells, units, measures…), asked once per
+ * page and shared by every caller; rejects if the server offers none (then asked again next time).
  */
-export async function valkyrxCatalogue() {
-  if (catalogue) return catalogue;
-  const traits = {};
-  for (const [id, list] of Object.entries(fallback.TRAITS)) traits[id] = [...list];
-  catalogue = { spells: fallback.SPELLS, packs: fallback.PACKS, traits, characters: null, source: "page" };
-  try {
-    const data = await request("GET", "/api/games/valkyrx/data");
-    if (data && Array.isArray(data.spells) && data.spells.length) {
-      catalogue.spells = data.spells;
-      catalogue.source = "server";
-    }
-    if (data && data.packs) catalogue.packs = data.packs;
-    if (data && data.units) {
-      catalogue.characters = new Set();
-      for (const [id, u] of Object.entries(data.units)) {
-        const list = traits[id] || (traits[id] = []);
-        if (u.flyer && !list.includes("flyer")) list.push("flyer");
-        if (!u.flyer && list.includes("flyer")) list.splice(list.indexOf("flyer"), 1);
-        if (u.character) catalogue.characters.add(id);
-      }
-    }
-  } catch { /* not offered: keep the page's copy */ }
-  return catalogue;
+export function gameCatalogue(name) {
+  if (!catalogues.has(name)) {
+    const asked = request("GET", `/api/games/${encodeURIComponent(name)}/data`);
+    asked.catch(() => catalogues.delete(name));
+    catalogues.set(name, asked);
+  }
+  return catalogues.get(name);
 }
 
-export function spellInfo(id) {
-  const list = (catalogue && catalogue.spells) || fallback.SPELLS;
-  return list.find((sp) => sp.id === id) || { id, name: humanise(id), red: false, effect: "" };
-}
-
-export function traitsOf(type) {
-  const t = (catalogue && catalogue.traits) || fallback.TRAITS;
-  return t[type] || [];
-}
-
-/** Whether a unit type is a character (one body), by the server's data or by its starting strength. */
-export function isCharacterType(type, start) {
-  if (catalogue && catalogue.characters) return catalogue.characters.has(type);
-  return Number(start) === 1;
-}
-
+/** An id in words: "cure_plague" -> "Cure plague". */
 export function humanise(id) {
   const text = String(id || "").replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -3,11 +3,11 @@
 import { showLobby } from "./lobby.js";
 import { TableSocket } from "./socket.js";
 import { h, fill } from "./dom.js";
-import { closedScreen, fatalScreen } from "./screen.js";
+import { Shell, closedScreen, fatalScreen } from "./shell.js";
 
 /**
- * The screen of the game the welcome names: by convention the module `screen.js` that the game's own package
- * serves at /static/games/<name>/, exporting `Screen`. The shell names no game.
+ * The screen module of the game the welcome names: by convention `screen.js`, which the game's own package
+ * serves at /static/games/<name>/, exporting `Screen` (docs/screen-shell.md). The page names no game.
  */
 function loadScreen(game) {
   if (typeof game !== "string" || !/^[a-z][a-z0-9_]*$/.test(game)) {
@@ -15,13 +15,13 @@ function loadScreen(game) {
   }
   return import(`/static/games/${game}/screen.js`).then((m) => {
     if (typeof m.Screen !== "function") throw new Error(`the screen of ${game} exports no Screen`);
-    return m.Screen;
+    return m;
   });
 }
 
 /**
- * Open the table's socket, and build the game's own screen once the welcome names the game. Messages that
- * arrive while the screen's module loads are kept and handed over in order.
+ * Open the table's socket, and build the shell round the game's own screen once the welcome names the game.
+ * Messages that arrive while the screen's module loads are kept and handed over in order.
  */
 function openTable(root, table, token) {
   const queued = [];
@@ -52,8 +52,8 @@ function openTable(root, table, token) {
       } else fatalScreen(root, "The table refused this screen", first.message || "");
       return;
     }
-    loadScreen(game).then((Screen) => {
-      screen = new Screen(root, table, token, socket);
+    loadScreen(game).then((module) => {
+      screen = new Shell(root, table, token, socket, module);
       window.iwgtTable = screen;
       screen.onState(connState, detail);
       for (const msg of queued.splice(0)) screen.onMessage(msg);

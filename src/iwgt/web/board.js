@@ -1,24 +1,15 @@
-// The virtual table: an SVG hex board (pointy-top, odd-r offset cells [col, row]), its terrain, the units as
-// counters, and the lights the server sends, drawn with CSS animations. The board computes no lights itself;
+// The virtual table of a game on hex cells: an SVG hex board (pointy-top, odd-r offset cells [col, row]), its
+// terrain, the units as counters, and the lights the server sends, drawn with CSS animations. The board knows no
+// game: the terrain's names and each unit's traits come from the game's screen. It computes no lights itself;
 // it reports taps, pick-ups and set-downs of counters to its owner.
 
-import { s } from "./dom.js";
-import { svgPoint } from "./screen.js";
-import { traitsOf } from "./api.js";
+import { s, svgPoint } from "./dom.js";
 
 const SIZE = 50; // centre to corner, in SVG units
 const W = Math.sqrt(3) * SIZE; // flat side to flat side
 const MARGIN = 8;
 const DRAG_START_PX = 8;
 const WINGS = "M12 14 C9 8 5 6 1 7 C3 9 4 11 4 13 C6 12 8 13 9 15 C10 14 11 14 12 14 Z M12 14 C15 8 19 6 23 7 C21 9 20 11 20 13 C18 12 16 13 15 15 C14 14 13 14 12 14 Z";
-
-export const TERRAIN = {
-  open: "Open ground",
-  difficult: "Difficult ground",
-  impassable: "Impassable",
-  quicksand: "Quicksand",
-  temple: "Temple",
-};
 
 export const key = (cell) => `${cell[0]},${cell[1]}`;
 
@@ -66,10 +57,16 @@ export class Board {
   /**
    * @param {HTMLElement} host where the SVG goes
    * @param {{onCell: Function, onUnit: Function, onPick: Function, onDrop: Function}} handlers
+   * @param {object} [opts]
+   * @param {Object<string, {name: string, tag?: string}>} [opts.terrain] each terrain kind's name (a cell's label) and
+   *   the word printed on its cells, if any
+   * @param {(unit: object) => string[]} [opts.traits] a unit's traits the counter shows ("flyer": wings)
    */
-  constructor(host, handlers) {
+  constructor(host, handlers, opts = {}) {
     this.host = host;
     this.handlers = handlers;
+    this.terrain = opts.terrain || {};
+    this.traits = opts.traits || (() => []);
     this.dims = null;
     this.cellEls = new Map();
     this.svg = s("svg", { class: "board", role: "group", "aria-label": "The table", testid: "board" });
@@ -109,13 +106,11 @@ export class Board {
           "data-light": "",
           role: "button",
           tabindex: "-1",
-          "aria-label": `Cell ${col}, ${row}: ${TERRAIN[kind] || kind}`,
+          "aria-label": `Cell ${col}, ${row}: ${(this.terrain[kind] || {}).name || kind}`,
         });
         this.gTerrain.append(poly);
-        if (kind === "temple" || kind === "quicksand" || kind === "impassable") {
-          this.gTerrain.append(s("text", { x: cx, y: cy + SIZE * 0.62, class: "terrain-tag", "aria-hidden": "true" },
-            kind === "temple" ? "Temple" : kind === "quicksand" ? "Quicksand" : ""));
-        }
+        const tag = (this.terrain[kind] || {}).tag;
+        if (tag) this.gTerrain.append(s("text", { x: cx, y: cy + SIZE * 0.62, class: "terrain-tag", "aria-hidden": "true" }, tag));
         this.cellEls.set(`${col},${row}`, poly);
       }
     }
@@ -244,7 +239,7 @@ export class Board {
         s("rect", { x: -31, y: 14, width: (62 * frac).toFixed(1), height: 6, rx: 2,
           class: ["sbar", frac > 0.5 ? "ok" : frac > 0.25 ? "low" : "bad"] }),
       );
-      const traits = traitsOf(u.type);
+      const traits = this.traits(u) || [];
       if (traits.includes("flyer")) {
         g.append(s("path", { class: ["wing-mark", u.airborne && "flying"], transform: "translate(-50 -44) scale(1.5)",
           d: WINGS }));

@@ -66,3 +66,11 @@ export function icon(name, cls = "") {
   svg.append(s("path", { d: paths[name] || "", "fill-rule": "evenodd" }));
   return svg;
 }
+
+/** A pointer event's position in an SVG's own coordinates. */
+export function svgPoint(svg, e) {
+  const ctm = svg.getScreenCTM();
+  if (!ctm) return [0, 0];
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+  return [p.x, p.y];
+}

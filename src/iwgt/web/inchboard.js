@@ -1,20 +1,17 @@
-// The virtual table of a free table measured in inches (Valhalla): a top-down SVG drawn to scale, with its
-// terrain (woods, village, hills with their crest, hedges, fences), objective zones, things and baggage, the
-// figures on round bases (side colour, a letter for the kind, yellow shock pips, red wound pips), the spots of
-// light the server sends, and a picked figure's rings and reach. It computes no rule: it reports taps (a
-// figure, or a point in inches) and drags of a figure to its owner.
+// The virtual table of a game measured in inches: a top-down SVG drawn to scale, for any game whose pieces
+// stand anywhere on a free table. It draws what the game's screen hands it, as data: the table and its
+// terrain (areas, raised ground with a crest, linear obstacles, zones), markers, pieces on round bases (a
+// letter, pips above and below, a corner mark), units on rectangular trays with a facing and several models
+// each, rings and a reach outline round a picked piece, points to tap, links between pieces, and the lights the
+// server sends (spots: `at` + `radius`; areas: `area`, a polygon in inches). It computes no rule: it reports
+// taps (a piece, or a point in inches) and drags of a piece to its owner.
 
-import { s } from "./dom.js";
-import { svgPoint } from "./screen.js";
+import { s, svgPoint } from "./dom.js";
 
 export const PX = 40; // SVG units per inch
 const MARGIN = 40; // room for the inch ruler round the table
 const DRAG_START_PX = 8;
-const RING_LABEL_DEGREES = { move: 90, charge: 270, close: 135, range: 60 };
-
-export const KIND_LETTER = { hero: "H", warrior: "W", archer: "A", slinger: "S" };
-export const KIND_NAME = { hero: "Hero", warrior: "Warrior", archer: "Archer", slinger: "Slinger" };
-export const TERRAIN_NAMES = { woods: "Woods", village: "Village", hill: "Hill", hedge: "Hedge", fence: "Fence" };
+const GRID_INCHES = 6;
 
 const fmt = (v) => (Math.round(v * 100) / 100).toString();
 
@@ -23,38 +20,70 @@ export function pointText(p) {
   return Array.isArray(p) ? `(${fmt(p[0])}, ${fmt(p[1])})` : "?";
 }
 
+/**
+ * Where a tray's models stand, in inches from the tray's centre in its own frame: x along the front (right
+ * positive), y towards the front. `models` is a count (laid out in ranks, `files` abreast, or as square as the
+ * tray allows) or a list of such points.
+ */
+export function trayModels(tray) {
+  if (Array.isArray(tray.models)) return tray.models.map((p) => [Number(p[0]) || 0, Number(p[1]) || 0]);
+  const n = Math.max(0, Math.round(Number(tray.models) || 0));
+  if (!n) return [];
+  const w = Number(tray.width) || 1;
+  const d = Number(tray.depth) || 1;
+  const files = Math.max(1, Math.min(n, Math.round(Number(tray.files) || Math.ceil(Math.sqrt((n * w) / d)))));
+  const ranks = Math.ceil(n / files);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const rank = Math.floor(i / files);
+    const inRank = rank === ranks - 1 ? n - rank * files : files; // the last rank may be short: centred
+    const file = i % files;
+    out.push([(file - (inRank - 1) / 2) * (w / files), d / 2 - (rank + 0.5) * (d / ranks)]);
+  }
+  return out;
+}
+
+/** The middle of a polygon's bounding box (where its name is printed). */
+function middle(outline) {
+  const xs = outline.map((p) => p[0]);
+  const ys = outline.map((p) => p[1]);
+  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+}
+
 export class InchBoard {
   /**
    * @param {HTMLElement} host where the SVG goes
-   * @param {{onFigure: (id: number) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void}} handlers
+   * @param {{onPiece: (id: number) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void}} handlers
+   * @param {{prefix?: string}} [opts] `prefix` starts every data-testid the board makes itself ("ib-" unless told)
    */
-  constructor(host, handlers) {
+  constructor(host, handlers, opts = {}) {
     this.host = host;
     this.handlers = handlers;
+    this.prefix = opts.prefix || "ib-";
     this.sig = null;
     this.width = 0;
     this.height = 0;
-    this.svg = s("svg", { class: "board inch-board", role: "group", "aria-label": "The table", testid: "vh-table" });
+    this.svg = s("svg", { class: "board inch-board", role: "group", "aria-label": "The table", testid: `${this.prefix}table` });
+    const clipId = `ib-clip-${Math.random().toString(36).slice(2, 8)}`;
+    // Two textures a game's stylesheet may fill areas with: trees, and hatching (buildings, fields).
     const defs = s("defs", {},
-      s("pattern", { id: "vh-trees", width: 24, height: 24, patternUnits: "userSpaceOnUse" },
+      s("pattern", { id: "ib-trees", width: 24, height: 24, patternUnits: "userSpaceOnUse" },
         s("rect", { width: 24, height: 24, fill: "#1f4a22" }),
         s("circle", { cx: 6, cy: 7, r: 5, fill: "#2f6b2c" }),
         s("circle", { cx: 18, cy: 17, r: 6, fill: "#2a6127" })),
-      s("pattern", { id: "vh-hatch", width: 12, height: 12, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      s("pattern", { id: "ib-hatch", width: 12, height: 12, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
         s("rect", { width: 12, height: 12, fill: "#b08d5b" }),
         s("line", { x1: 0, y1: 0, x2: 0, y2: 12, stroke: "#8a6a3c", "stroke-width": 4 })));
     this.clipRect = s("rect", { x: 0, y: 0, width: 0, height: 0 });
-    defs.append(s("clipPath", { id: "vh-table-clip" }, this.clipRect));
+    defs.append(s("clipPath", { id: clipId }, this.clipRect));
     this.gTable = s("g", { class: "layer-table" });
     this.gZones = s("g", { class: "layer-zones", "aria-hidden": "true" });
-    this.gRings = s("g", { class: "layer-rings", "aria-hidden": "true", "clip-path": "url(#vh-table-clip)" });
+    this.gRings = s("g", { class: "layer-rings", "aria-hidden": "true", "clip-path": `url(#${clipId})` });
     this.gLights = s("g", { class: "layer-lights", "aria-hidden": "true" });
     this.gMarks = s("g", { class: "layer-marks", "aria-hidden": "true" });
     this.gThings = s("g", { class: "layer-things" });
-    this.gFigures = s("g", { class: "layer-figures" });
-    this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true" });
-    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings,
-      this.gFigures, this.gLabels);
+    this.gPieces = s("g", { class: "layer-pieces" });
+    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces);
     host.append(this.svg);
     this.drag = null;
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
@@ -74,238 +103,242 @@ export class InchBoard {
     return [Math.round(((x - MARGIN) / PX) * 100) / 100, Math.round((this.height - (y - MARGIN) / PX) * 100) / 100];
   }
 
-  /** Draw the table and its terrain (once per table: terrain never changes in play). */
-  setTable(table, sides, objectives = []) {
-    const sig = JSON.stringify([table, (sides || []).map((x) => x.colour), objectives.map((o) => o.title)]);
+  /**
+   * Draw the table and its terrain (redrawn only when they change).
+   * @param {object} table
+   * @param {number} table.width inches
+   * @param {number} table.height inches
+   * @param {object[]} [table.areas] `{outline, kind, name?, title?, crest?, testid?}`: ground drawn as a polygon
+   *   (class `ib-area kind-<kind>`, `data-kind`), named in its middle; a `crest` polygon is drawn over it (a hill's)
+   * @param {object[]} [table.lines] `{line, kind, title?, testid?}`: a linear obstacle (class `ib-line kind-<kind>`)
+   * @param {object[]} [table.zones] `{outline, colour?, title?, label?, testid?}`: a zone outlined in its colour
+   */
+  setTable(table) {
+    const sig = JSON.stringify(table);
     if (sig === this.sig) return;
     this.sig = sig;
     this.width = Number(table.width) || 24;
     this.height = Number(table.height) || 16;
     const W = this.width * PX;
     const H = this.height * PX;
+    const p = this.prefix;
     this.svg.setAttribute("viewBox", `0 0 ${W + 2 * MARGIN} ${H + 2 * MARGIN}`);
     this.svg.dataset.width = String(this.width);
     this.svg.dataset.height = String(this.height);
     for (const [k, v] of Object.entries({ x: MARGIN, y: MARGIN, width: W, height: H })) this.clipRect.setAttribute(k, String(v));
     const g = this.gTable;
-    g.replaceChildren(s("rect", { x: MARGIN, y: MARGIN, width: W, height: H, class: "vh-felt", testid: "vh-felt" }));
+    g.replaceChildren(s("rect", { x: MARGIN, y: MARGIN, width: W, height: H, class: "ib-felt", testid: `${p}felt` }));
     // A faint grid every 6" and a ruler along the edges, to judge distances by eye.
-    for (let x = 6; x < this.width; x += 6) {
-      g.append(s("line", { x1: this.sx(x), y1: MARGIN, x2: this.sx(x), y2: MARGIN + H, class: "vh-grid" }));
+    for (let x = GRID_INCHES; x < this.width; x += GRID_INCHES) {
+      g.append(s("line", { x1: this.sx(x), y1: MARGIN, x2: this.sx(x), y2: MARGIN + H, class: "ib-grid" }));
     }
-    for (let y = 6; y < this.height; y += 6) {
-      g.append(s("line", { x1: MARGIN, y1: this.sy(y), x2: MARGIN + W, y2: this.sy(y), class: "vh-grid" }));
+    for (let y = GRID_INCHES; y < this.height; y += GRID_INCHES) {
+      g.append(s("line", { x1: MARGIN, y1: this.sy(y), x2: MARGIN + W, y2: this.sy(y), class: "ib-grid" }));
     }
     for (let x = 0; x <= this.width; x += 1) {
-      const major = x % 6 === 0;
-      g.append(s("line", { x1: this.sx(x), y1: MARGIN + H, x2: this.sx(x), y2: MARGIN + H + (major ? 10 : 5), class: "vh-tick" }));
-      if (major) g.append(s("text", { x: this.sx(x), y: MARGIN + H + 22, class: "vh-ruler" }, `${x}"`));
+      const major = x % GRID_INCHES === 0;
+      g.append(s("line", { x1: this.sx(x), y1: MARGIN + H, x2: this.sx(x), y2: MARGIN + H + (major ? 10 : 5), class: "ib-tick" }));
+      if (major) g.append(s("text", { x: this.sx(x), y: MARGIN + H + 22, class: "ib-ruler" }, `${x}"`));
     }
     for (let y = 0; y <= this.height; y += 1) {
-      const major = y % 6 === 0;
-      g.append(s("line", { x1: MARGIN, y1: this.sy(y), x2: MARGIN - (major ? 10 : 5), y2: this.sy(y), class: "vh-tick" }));
-      if (major && y > 0) g.append(s("text", { x: MARGIN - 13, y: this.sy(y) + 4, class: "vh-ruler vertical" }, `${y}"`));
-    }
-    for (const h of table.hills || []) {
-      g.append(s("polygon", { points: this.pts(h.outline), class: "vh-hill", testid: "vh-hill" },
-        s("title", {}, `${h.name || "Hill"}: ${h.height || 1} high; uphill is half speed`)));
-      if (h.crest && h.crest.length) g.append(s("polygon", { points: this.pts(h.crest), class: "vh-crest" }));
+      const major = y % GRID_INCHES === 0;
+      g.append(s("line", { x1: MARGIN, y1: this.sy(y), x2: MARGIN - (major ? 10 : 5), y2: this.sy(y), class: "ib-tick" }));
+      if (major && y > 0) g.append(s("text", { x: MARGIN - 13, y: this.sy(y) + 4, class: "ib-ruler vertical" }, `${y}"`));
     }
     (table.areas || []).forEach((a, i) => {
-      g.append(s("polygon", { points: this.pts(a.outline), class: ["vh-area", `vh-${a.kind}`], testid: `vh-area-${i}`,
-        "data-kind": a.kind }, s("title", {}, `${a.name || TERRAIN_NAMES[a.kind] || a.kind}: half speed, cover`)));
+      g.append(s("polygon", { points: this.pts(a.outline), class: ["ib-area", `kind-${a.kind}`], testid: a.testid || `${p}area-${i}`,
+        "data-kind": a.kind }, a.title ? s("title", {}, a.title) : null));
+      if (a.crest && a.crest.length) g.append(s("polygon", { points: this.pts(a.crest), class: ["ib-crest", `kind-${a.kind}`] }));
     });
-    (table.obstacles || []).forEach((o, i) => {
-      g.append(s("polyline", { points: this.pts(o.line), class: ["vh-obstacle", `vh-${o.kind}`], testid: `vh-obstacle-${i}`,
-        "data-kind": o.kind }, s("title", {}, `${o.name || o.kind}: crossing it is an action`)));
+    (table.lines || []).forEach((o, i) => {
+      g.append(s("polyline", { points: this.pts(o.line), class: ["ib-line", `kind-${o.kind}`], testid: o.testid || `${p}line-${i}`,
+        "data-kind": o.kind }, o.title ? s("title", {}, o.title) : null));
     });
-    // Names of the terrain, on top of the pieces.
-    for (const a of table.areas || []) this.label(g, a.outline, a.name || TERRAIN_NAMES[a.kind] || a.kind, "vh-area-name");
-    for (const h of table.hills || []) this.label(g, h.outline, h.name || "Hill", "vh-area-name");
+    // Names of the ground, on top of the pieces of terrain.
+    for (const a of table.areas || []) if (a.name && a.outline && a.outline.length) this.label(g, a.outline, a.name, "ib-area-name");
     this.gZones.replaceChildren();
-    for (const z of table.zones || []) {
-      const colour = (sides && sides[z.side] && sides[z.side].colour) || "#ffffff";
-      const objective = objectives.find((o) => o.id === z.objective);
-      this.gZones.append(s("polygon", { points: this.pts(z.outline), class: "vh-zone", testid: `vh-zone-${z.objective}`,
-        style: { "--zc": colour } }, s("title", {}, objective ? objective.title : "Objective")));
-      this.label(this.gZones, z.outline, "Objective", "vh-zone-name");
-    }
+    (table.zones || []).forEach((z, i) => {
+      this.gZones.append(s("polygon", { points: this.pts(z.outline), class: "ib-zone", testid: z.testid || `${p}zone-${i}`,
+        style: { "--zc": z.colour || "#ffffff" } }, z.title ? s("title", {}, z.title) : null));
+      if (z.label && z.outline && z.outline.length) this.label(this.gZones, z.outline, z.label, "ib-zone-name");
+    });
   }
 
   label(g, outline, text, cls) {
-    if (!outline || !outline.length) return;
-    const xs = outline.map((p) => p[0]);
-    const ys = outline.map((p) => p[1]);
-    const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-    const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    const [cx, cy] = middle(outline);
     g.append(s("text", { x: this.sx(cx), y: this.sy(cy), class: cls }, text));
   }
 
   /**
    * Draw one moment of the table.
    * @param {object} p
-   * @param {object} p.obs the observation
-   * @param {object[]} p.lights normalised lights (spots: {at, radius, effect, colour, pattern, t0, delay_ms})
-   * @param {Set<number>} p.pickable figures this screen may pick
-   * @param {number|null} p.selected the picked figure
-   * @param {object|null} p.selection the server's selection for it (rings, reach, moves)
-   * @param {object[]} p.points extra marks: [{at, kind}] (withdrawals, baggage)
+   * @param {object[]} [p.lights] normalised lights: spots `{at, radius}` and areas `{area}` (with effect, colour,
+   *   pattern, t0, delay_ms, duration_ms)
+   * @param {object[]} [p.pieces] pieces on round bases: `{id, at, radius, colour, letter?, name?, title?, classes?,
+   *   data?, testid?, above?: [{cls, testid?}], below?: [{cls, testid?}], corner?: {cls, testid?}}`
+   * @param {object[]} [p.trays] units on rectangular trays: `{id, at (the tray's centre), width, depth, facing
+   *   (degrees counter-clockwise from the table's +x axis: 90 faces up the table), colour, models (a count, or
+   *   points in the tray's frame), files?, modelRadius?, letter?, name?, title?, classes?, data?, testid?}`
+   * @param {object[]} [p.things] markers: `{id, at, radius?, shape: "disc"|"box", colour?, text?, title?, classes?, testid?}`
+   * @param {Set<number>} [p.pickable] pieces and trays this screen may pick
+   * @param {number|null} [p.selected] the picked one
+   * @param {object[]} [p.rings] `{kind, at, radius, label?, angle? (degrees, where the label sits), testid?}`
+   * @param {number[][]} [p.reach] the outline of a picked piece's reach
+   * @param {object[]} [p.points] marks to tap: `{at, kind}`
+   * @param {number[][][]} [p.links] pairs of points joined by a line (pieces locked in combat)
    */
-  render({ obs, lights, pickable, selected, selection, points }) {
-    const base = Number(obs.base_radius) || 0.5;
-    const sides = obs.sides || [];
-    // Rings and reach of the picked figure.
+  render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links }) {
+    const pre = this.prefix;
+    const pick = pickable || new Set();
     this.gRings.replaceChildren();
-    if (selection) {
-      if (selection.reach && selection.reach.length > 2) {
-        this.gRings.append(s("polygon", { points: this.pts(selection.reach), class: "vh-reach", testid: "vh-reach" }));
+    if (reach && reach.length > 2) this.gRings.append(s("polygon", { points: this.pts(reach), class: "ib-reach", testid: `${pre}reach` }));
+    (rings || []).forEach((ring, i) => {
+      this.gRings.append(s("circle", { cx: this.sx(ring.at[0]), cy: this.sy(ring.at[1]), r: ring.radius * PX,
+        class: ["ib-ring", `ring-${ring.kind}`], testid: ring.testid || `${pre}ring-${ring.kind}`, "data-radius": ring.radius }));
+      if (ring.label) {
+        // Each ring's label at its own angle, so that rings of equal size do not print on each other.
+        const angle = (ring.angle ?? 90 + 45 * i) * (Math.PI / 180);
+        const lx = this.sx(ring.at[0] + ring.radius * Math.cos(angle));
+        const ly = this.sy(ring.at[1] + ring.radius * Math.sin(angle));
+        this.gRings.append(s("text", { x: lx, y: ly - 4, class: ["ib-ring-label", `ring-${ring.kind}`] }, ring.label));
       }
-      for (const ring of selection.rings || []) {
-        const testid = ring.kind === "zone" ? `vh-ring-zone-${ring.figure}` : `vh-ring-${ring.kind}`;
-        this.gRings.append(s("circle", { cx: this.sx(ring.at[0]), cy: this.sy(ring.at[1]), r: ring.radius * PX,
-          class: ["vh-ring", `ring-${ring.kind}`], testid, "data-radius": ring.radius }));
-        if (ring.kind !== "zone") {
-          // Each ring's label at its own angle, so that rings of equal size do not print on each other.
-          const angle = (RING_LABEL_DEGREES[ring.kind] ?? 90) * (Math.PI / 180);
-          const lx = this.sx(ring.at[0] + ring.radius * Math.cos(angle));
-          const ly = this.sy(ring.at[1] + ring.radius * Math.sin(angle));
-          this.gRings.append(s("text", { x: lx, y: ly - 4, class: ["vh-ring-label", `ring-${ring.kind}`] }, ring.label || ring.kind));
-        }
-      }
-    }
+    });
     this.renderLights(lights || []);
     this.gMarks.replaceChildren();
     for (const m of points || []) {
       this.gMarks.append(s("circle", { cx: this.sx(m.at[0]), cy: this.sy(m.at[1]), r: 7,
-        class: ["vh-point", `vh-point-${m.kind.split("-")[0]}`], testid: `vh-point-${m.kind}`, "data-at": `${m.at[0]},${m.at[1]}` }));
+        class: ["ib-point", `ib-point-${m.kind.split("-")[0]}`], testid: `${pre}point-${m.kind}`, "data-at": `${m.at[0]},${m.at[1]}` }));
     }
-    // Combats: a line between the two bases.
-    for (const [a, b] of obs.engagements || []) {
-      const fa = (obs.figures || [])[a];
-      const fb = (obs.figures || [])[b];
-      if (fa && fb) {
-        this.gMarks.append(s("line", { x1: this.sx(fa.at[0]), y1: this.sy(fa.at[1]), x2: this.sx(fb.at[0]), y2: this.sy(fb.at[1]),
-          class: "vh-engagement" }));
+    for (const [a, b] of links || []) {
+      this.gMarks.append(s("line", { x1: this.sx(a[0]), y1: this.sy(a[1]), x2: this.sx(b[0]), y2: this.sy(b[1]), class: "ib-link" }));
+    }
+    this.renderThings(things || []);
+    const lifted = this.drag && this.drag.moving ? this.drag.id : null;
+    this.gPieces.replaceChildren();
+    for (const t of trays || []) this.gPieces.append(this.tray(t, pick, selected));
+    for (const f of pieces || []) this.gPieces.append(this.piece(f, pick, selected));
+    if (lifted !== null) {
+      const g = this.gPieces.querySelector(`[data-piece="${lifted}"]`);
+      if (g && this.drag.transform) {
+        g.setAttribute("transform", this.drag.transform);
+        g.classList.add("dragging");
+        this.gPieces.append(g);
       }
     }
-    this.renderThings(obs, sides);
-    this.renderFigures(obs, base, sides, pickable || new Set(), selected);
   }
 
   renderLights(lights) {
     const now = performance.now();
     this.gLights.replaceChildren();
-    // The lights of one alternating effect at one spot take turns in list order (melee: green, then red).
-    const spots = [];
+    // The lights of one alternating effect on one place take turns in list order (melee: green, then red).
+    const placed = [];
     for (const l of lights) {
-      if (!Array.isArray(l.at)) continue;
+      const where = Array.isArray(l.at) ? `at:${l.at[0]},${l.at[1]}` : Array.isArray(l.area) ? `area:${JSON.stringify(l.area)}` : null;
+      if (!where) continue;
       const pattern = l.pattern || "steady";
-      const same = pattern === "alternate" && spots.find((x) => x.pattern === "alternate" && x.effect === l.effect
-        && x.at[0] === l.at[0] && x.at[1] === l.at[1]);
+      const same = pattern === "alternate" && placed.find((x) => x.pattern === "alternate" && x.effect === l.effect && x.where === where);
       if (same) same.colours.push(l.colour);
-      else spots.push({ ...l, pattern, colours: [l.colour] });
+      else placed.push({ ...l, pattern, where, colours: [l.colour] });
     }
-    for (const l of spots) {
+    for (const l of placed) {
       const start = (l.t0 ?? now) + (l.delay_ms || 0) - now;
       const base = { "--delay": `${Math.round(start)}ms`, "--dur": `${l.duration_ms || 1500}ms` };
-      const attrs = { cx: this.sx(l.at[0]), cy: this.sy(l.at[1]), r: (Number(l.radius) || 0.5) * PX, "data-effect": l.effect,
-        "data-at": `${l.at[0]},${l.at[1]}` };
+      const spot = Array.isArray(l.at);
+      const tag = spot ? "circle" : "polygon";
+      const attrs = spot
+        ? { cx: this.sx(l.at[0]), cy: this.sy(l.at[1]), r: (Number(l.radius) || 0.5) * PX, "data-effect": l.effect, "data-at": `${l.at[0]},${l.at[1]}` }
+        : { points: this.pts(l.area), "data-effect": l.effect, "data-area": l.area.map((p) => `${p[0]},${p[1]}`).join(" ") };
+      const place = spot ? "spot" : "area";
       if (l.pattern === "alternate") {
         const colours = l.colours.length > 1 ? l.colours : [l.colours[0], "transparent"];
         const n = colours.length;
         const period = 600 * n;
         const phase = (now - (l.t0 ?? now)) % period;
-        colours.forEach((colour, j) => this.gLights.append(s("circle", { ...attrs, class: ["light", "spot", "pat-alternate", `fx-${l.effect}`],
+        colours.forEach((colour, j) => this.gLights.append(s(tag, { ...attrs, class: ["light", place, "pat-alternate", `fx-${l.effect}`],
           style: { ...base, "--lc": colour, "--altdur": `${period}ms`, "--altdelay": `${Math.round(-phase - (period * (n - j)) / n)}ms` } })));
       } else {
-        this.gLights.append(s("circle", { ...attrs, class: ["light", "spot", `pat-${l.pattern}`, `fx-${l.effect}`],
+        this.gLights.append(s(tag, { ...attrs, class: ["light", place, `pat-${l.pattern}`, `fx-${l.effect}`],
           style: { ...base, "--lc": l.colour } }));
       }
     }
   }
 
-  renderThings(obs, sides) {
+  renderThings(things) {
     this.gThings.replaceChildren();
-    for (const t of obs.things || []) {
-      if (t.carrier !== null && t.carrier !== undefined) continue; // drawn on its carrier's base
+    for (const t of things) {
       const x = this.sx(t.at[0]);
       const y = this.sy(t.at[1]);
       const r = (Number(t.radius) || 0.3) * PX;
-      if (t.baggage_side !== null && t.baggage_side !== undefined) {
-        const colour = (sides[t.baggage_side] && sides[t.baggage_side].colour) || "#888888";
-        this.gThings.append(s("g", { class: "vh-baggage", testid: `vh-baggage-${t.id}`, "data-thing": t.id,
-          "data-at": `${t.at[0]},${t.at[1]}` },
-        s("title", {}, `${t.name} (baggage of ${(sides[t.baggage_side] || {}).name || "a side"})`),
-        s("rect", { x: x - r, y: y - r * 0.75, width: 2 * r, height: 1.5 * r, rx: 6, style: { stroke: colour } }),
-        s("text", { x, y: y + 5 }, "B")));
-      } else {
-        this.gThings.append(s("g", { class: "vh-thing", testid: `vh-thing-${t.id}`, "data-thing": t.id, "data-at": `${t.at[0]},${t.at[1]}` },
-          s("title", {}, t.name), s("circle", { cx: x, cy: y, r }), s("text", { x, y: y + 4 }, "✦")));
-      }
+      const box = t.shape === "box";
+      this.gThings.append(s("g", { class: ["ib-thing", box ? "box" : "disc", ...(t.classes || [])], testid: t.testid || `${this.prefix}thing-${t.id}`,
+        "data-thing": t.id, "data-at": `${t.at[0]},${t.at[1]}` },
+      t.title ? s("title", {}, t.title) : null,
+      box ? s("rect", { x: x - r, y: y - r * 0.75, width: 2 * r, height: 1.5 * r, rx: 6, style: t.colour ? { stroke: t.colour } : null })
+        : s("circle", { cx: x, cy: y, r, style: t.colour ? { fill: t.colour } : null }),
+      t.text ? s("text", { x, y: y + (box ? 5 : 4) }, t.text) : null));
     }
   }
 
-  renderFigures(obs, base, sides, pickable, selected) {
-    const lifted = this.drag && this.drag.moving ? this.drag.id : null;
-    this.gFigures.replaceChildren();
-    const r = base * PX;
-    for (const f of obs.figures || []) {
-      if (!f.alive) continue;
-      const x = this.sx(f.at[0]);
-      const y = this.sy(f.at[1]);
-      const colour = (sides[f.side] && sides[f.side].colour) || "#888888";
-      const state = [KIND_NAME[f.kind] || f.kind, f.shock ? `${f.shock} shock` : "", f.wounds ? `${f.wounds} wound${f.wounds > 1 ? "s" : ""}` : "",
-        f.in_combat ? "in combat" : "", f.activated ? "activated this turn" : "", f.cover ? "in cover" : ""].filter(Boolean).join(", ");
-      const g = s("g", {
-        class: ["vh-figure", `side-${f.side}`, `kind-${f.kind}`, f.activated && "activated", obs.active === f.id && "active",
-          pickable.has(f.id) && "pickable", selected === f.id && "selected", f.in_combat && "engaged"],
-        transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`,
-        testid: `vh-figure-${f.id}`,
-        "data-figure": f.id,
-        "data-at": `${f.at[0]},${f.at[1]}`,
-        "data-shock": f.shock,
-        "data-wounds": f.wounds,
-        role: "button",
-        tabindex: pickable.has(f.id) ? "0" : "-1",
-        "aria-label": `${f.name}: ${state}`,
-      });
-      g.append(s("title", {}, `${f.name} (${state})`),
-        s("circle", { r, class: "vh-base", style: { fill: colour } }),
-        s("text", { y: r * 0.36, class: "vh-letter" }, KIND_LETTER[f.kind] || "?"));
-      // Shock markers: yellow pips over the base; wounds: red pips under it.
-      for (let i = 0; i < (f.shock || 0); i++) {
-        g.append(s("circle", { cx: (i - ((f.shock || 1) - 1) / 2) * 12, cy: -r - 7, r: 5, class: "vh-pip shock",
-          testid: `vh-shock-${f.id}-${i}` }));
-      }
-      for (let i = 0; i < (f.wounds || 0); i++) {
-        g.append(s("circle", { cx: (i - ((f.wounds || 1) - 1) / 2) * 12, cy: r + 7, r: 5, class: "vh-pip wound",
-          testid: `vh-wound-${f.id}-${i}` }));
-      }
-      if (f.carrying !== null && f.carrying !== undefined) {
-        g.append(s("circle", { cx: r * 0.75, cy: -r * 0.75, r: 7, class: "vh-carried", testid: `vh-carrying-${f.id}` }));
-      }
-      this.gFigures.append(g);
-    }
-    if (lifted !== null) {
-      const g = this.gFigures.querySelector(`[data-figure="${lifted}"]`);
-      if (g && this.drag.transform) {
-        g.setAttribute("transform", this.drag.transform);
-        g.classList.add("dragging");
-        this.gFigures.append(g);
-      }
-    }
+  /** The attributes every pickable thing on the table shares (a piece on a base, a tray). */
+  pieceAttrs(f, pick, selected, cls, transform) {
+    return {
+      class: [cls, ...(f.classes || []), pick.has(f.id) && "pickable", selected === f.id && "selected"],
+      transform,
+      testid: f.testid || `${this.prefix}piece-${f.id}`,
+      "data-piece": f.id,
+      "data-at": `${f.at[0]},${f.at[1]}`,
+      dataset: f.data || null,
+      role: "button",
+      tabindex: pick.has(f.id) ? "0" : "-1",
+      "aria-label": f.name ? `${f.name}${f.title ? `: ${f.title}` : ""}` : null,
+    };
   }
 
-  svgPoint(e) {
-    return svgPoint(this.svg, e);
+  piece(f, pick, selected) {
+    const r = (Number(f.radius) || 0.5) * PX;
+    const g = s("g", this.pieceAttrs(f, pick, selected, "ib-piece",
+      `translate(${this.sx(f.at[0]).toFixed(1)} ${this.sy(f.at[1]).toFixed(1)})`));
+    g.append(s("title", {}, f.title ? `${f.name || ""} (${f.title})` : f.name || ""),
+      s("circle", { r, class: "ib-base", style: { fill: f.colour || "#888888" } }),
+      s("text", { y: r * 0.36, class: "ib-letter" }, f.letter || ""));
+    // Pips in a row over the base and under it (markers of the game's choosing), and a mark at its corner.
+    const row = (list, cy) => list.forEach((pip, i) => g.append(s("circle", { cx: (i - (list.length - 1) / 2) * 12, cy, r: 5,
+      class: ["ib-pip", pip.cls], testid: pip.testid })));
+    row(f.above || [], -r - 7);
+    row(f.below || [], r + 7);
+    if (f.corner) g.append(s("circle", { cx: r * 0.75, cy: -r * 0.75, r: 7, class: ["ib-corner", f.corner.cls], testid: f.corner.testid }));
+    return g;
+  }
+
+  tray(t, pick, selected) {
+    const w = (Number(t.width) || 1) * PX;
+    const d = (Number(t.depth) || 1) * PX;
+    const facing = Number(t.facing ?? 90);
+    // The tray is drawn with its front up the screen, then turned: a table angle θ (counter-clockwise, y up) is
+    // the screen's -θ, and the drawing's front already faces 90°.
+    const g = s("g", this.pieceAttrs(t, pick, selected, "ib-tray",
+      `translate(${this.sx(t.at[0]).toFixed(1)} ${this.sy(t.at[1]).toFixed(1)}) rotate(${fmt(90 - facing)})`));
+    g.dataset.facing = String(facing);
+    const models = trayModels(t);
+    g.dataset.models = String(models.length);
+    // Unless told, a model's base fills a good part of its share of the tray.
+    const share = Math.sqrt(((Number(t.width) || 1) * (Number(t.depth) || 1)) / Math.max(1, models.length));
+    const mr = (Number(t.modelRadius) || Math.min(0.35 * share, 0.5)) * PX;
+    g.append(s("title", {}, t.title ? `${t.name || ""} (${t.title})` : t.name || ""),
+      s("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: 3, class: "ib-tray-base", style: { fill: t.colour || "#888888" } }),
+      s("line", { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: "ib-tray-front" }));
+    models.forEach(([mx, my], i) => g.append(s("circle", { cx: mx * PX, cy: -my * PX, r: mr, class: "ib-model",
+      testid: `${t.testid || `${this.prefix}piece-${t.id}`}-model-${i}` })));
+    if (t.letter) g.append(s("text", { y: 5, class: "ib-letter ib-tray-letter", transform: `rotate(${fmt(facing - 90)})` }, t.letter));
+    return g;
   }
 
   down(e) {
     if (e.button !== undefined && e.button > 0) return;
-    const fig = e.target.closest("[data-figure]");
-    this.drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, id: fig ? Number(fig.dataset.figure) : null,
-      pickable: Boolean(fig && fig.classList.contains("pickable")), moving: false, transform: null };
-    if (fig && this.drag.pickable) {
+    const el = e.target.closest("[data-piece]");
+    this.drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, id: el ? Number(el.dataset.piece) : null,
+      pickable: Boolean(el && el.classList.contains("pickable")), moving: false, transform: null };
+    if (el && this.drag.pickable) {
       try { this.svg.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
     }
   }
@@ -315,9 +348,10 @@ export class InchBoard {
     if (!d || d.pointer !== e.pointerId || !d.pickable) return;
     if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START_PX) return;
     d.moving = true;
-    const [x, y] = this.svgPoint(e);
-    d.transform = `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(1.1)`;
-    const g = this.gFigures.querySelector(`[data-figure="${d.id}"]`);
+    const [x, y] = svgPoint(this.svg, e);
+    const g = this.gPieces.querySelector(`[data-piece="${d.id}"]`);
+    const turn = g && g.dataset.facing !== undefined ? ` rotate(${fmt(90 - Number(g.dataset.facing))})` : "";
+    d.transform = `translate(${x.toFixed(1)} ${y.toFixed(1)})${turn} scale(1.1)`;
     if (g) {
       g.setAttribute("transform", d.transform);
       g.classList.add("dragging");
@@ -329,20 +363,20 @@ export class InchBoard {
     const d = this.drag;
     this.drag = null;
     if (!d || d.pointer !== e.pointerId) return;
-    const [x, y] = this.svgPoint(e);
+    const [x, y] = svgPoint(this.svg, e);
     if (d.moving) {
       this.handlers.onDrop(d.id, this.inches(x, y));
       return;
     }
-    if (d.id !== null) this.handlers.onFigure(d.id);
+    if (d.id !== null) this.handlers.onPiece(d.id);
     else this.handlers.onPoint(this.inches(x, y));
   }
 
   key(e) {
     if (e.key !== "Enter" && e.key !== " ") return;
-    const fig = e.target.closest("[data-figure]");
-    if (fig) {
-      this.handlers.onFigure(Number(fig.dataset.figure));
+    const el = e.target.closest("[data-piece]");
+    if (el) {
+      this.handlers.onPiece(Number(el.dataset.piece));
       e.preventDefault();
     }
   }

@@ -1,5 +1,5 @@
-// Game selection (VX-15-01, VX-15-02): the five game cards, the set-up panel, invitations, and saved games
-// (resume, delete, export, import).
+// Game selection: a card per game (GET /api/games: its facts, scenarios with their table and forces, and the
+// games to come), the set-up panel, invitations, and saved games (resume, delete, export, import).
 
 import * as api from "./api.js";
 import { h, fill } from "./dom.js";
@@ -112,7 +112,8 @@ export async function showLobby(root) {
   }
 
   function renderSetup(game) {
-    const timed = game.movement_timer !== false; // Valhalla runs no movement timer
+    const timed = game.movement_timer !== false; // a game whose rules time nothing offers no timer
+    const timerDefault = Math.round(Number(game.timer_seconds) || 120);
     const scenarioOf = (name) => game.scenarios.find((sc) => sc.name === name) || null;
     const namesOf = (name) => {
       const sc = scenarioOf(name);
@@ -120,18 +121,21 @@ export async function showLobby(root) {
     };
     const first = game.scenarios[0] && game.scenarios[0].name;
     const setup = { scenario: first, seats: namesOf(first).map((_, i) => (i === 0 ? "human" : "bot")),
-      mode: "shared", dice: "table", timer: timed ? 120 : 0 };
+      mode: "shared", dice: "table", timer: timed ? timerDefault : 0 };
     state.setup = setup;
     const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },
       game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} turns)`)));
     const about = h("p", { class: "muted scenario-about", testid: "scenario-about" });
-    // The seats follow the scenario: a Valhalla scenario has one seat per player, on either side.
+    const facts = h("p", { class: "muted scenario-facts", testid: "scenario-facts" });
+    // The seats follow the scenario: a scenario may have one seat per player, several on a side.
     const seatHost = h("div", { class: "seat-fields", testid: "seat-fields" });
     const drawSeats = () => {
       const names = namesOf(setup.scenario);
       setup.seats = names.map((_, i) => setup.seats[i] || (i === 0 ? "human" : "bot"));
       const sc = scenarioOf(setup.scenario);
       about.textContent = sc && sc.description ? sc.description : "";
+      facts.textContent = sc ? [sc.table ? `Table ${sc.table}` : "", sc.forces ? `Forces ${sc.forces}` : "",
+        sc.turns ? `${sc.turns} turns` : ""].filter(Boolean).join(" · ") : "";
       fill(seatHost, names.map((name, i) => {
         const sel = h("select", { class: "big-select", testid: `seat-select-${i}`, id: `seat-select-${i}` },
           h("option", { value: "human" }, "Human player"), h("option", { value: "bot" }, "Table bot"));
@@ -142,11 +146,11 @@ export async function showLobby(root) {
     };
     scenario.addEventListener("change", () => { setup.scenario = scenario.value; drawSeats(); });
     drawSeats();
-    const timer = h("input", { type: "number", min: 10, max: 1800, step: 10, value: 120, inputmode: "numeric",
+    const timer = h("input", { type: "number", min: 10, max: 1800, step: 10, value: timerDefault, inputmode: "numeric",
       class: "big-input", id: "timer-input", testid: "timer-input" });
     timer.addEventListener("change", () => {
       const v = Math.round(Number(timer.value));
-      setup.timer = Number.isFinite(v) && v >= 10 ? Math.min(1800, v) : 120;
+      setup.timer = Number.isFinite(v) && v >= 10 ? Math.min(1800, v) : timerDefault;
       timer.value = setup.timer;
     });
     const bump = (d) => { timer.value = Math.max(10, Math.min(1800, Number(timer.value) + d)); timer.dispatchEvent(new Event("change")); };
@@ -171,7 +175,7 @@ export async function showLobby(root) {
       h("div", { class: "setup", testid: "setup-panel" },
         h("h2", {}, `Set up: ${game.title}`),
         h("div", { class: "setup-grid" },
-          h("div", { class: "field" }, h("label", { for: "scenario-select" }, "Scenario"), scenario, about),
+          h("div", { class: "field" }, h("label", { for: "scenario-select" }, "Scenario"), scenario, about, facts),
           seatHost,
           h("div", { class: "field" }, h("span", { class: "label" }, "Screens"),
             segmented("Screens", [

@@ -17,7 +17,9 @@ export function toast(message, kind = "info", ms = 4000) {
 /**
  * A modal dialog. Returns {el, close}; `close(value)` resolves `done`.
  * @param {{title: string, body?: Node|Node[], buttons?: {label, value, kind?, testid?}[], testid?: string,
- *          dismissable?: boolean, wide?: boolean, className?: string}} opts
+ *          dismissable?: boolean, wide?: boolean, className?: string, transient?: boolean}} opts
+ * A `transient` dialog is a choice about the moment: a new moment of the game (the pass-and-play cover, Game
+ * Over, a game's new phase) closes it as cancelled.
  */
 export function modal(opts) {
   let resolve;
@@ -25,7 +27,7 @@ export function modal(opts) {
   const titleId = `dlg-${Math.random().toString(36).slice(2, 8)}`;
   const box = h("div", { class: ["dialog", opts.wide && "wide", opts.className], role: "dialog", "aria-modal": "true",
     "aria-labelledby": titleId });
-  const backdrop = h("div", { class: "backdrop", testid: opts.testid || "dialog" }, box);
+  const backdrop = h("div", { class: "backdrop", testid: opts.testid || "dialog", "data-transient": opts.transient ? "" : null }, box);
   backdrop.iwgtClose = (value) => close(value); // lets the table close a stale dialog and settle its promise
   box.append(h("h2", { id: titleId, class: "dialog-title" }, opts.title));
   const body = h("div", { class: "dialog-body" });
@@ -76,13 +78,14 @@ export function confirmDialog(title, text, yes = "Yes", no = "Cancel") {
   }).done.then((v) => v === true);
 }
 
-/** Choose one of several options (big buttons); resolves to the chosen value or undefined. */
+/** Choose one of several options (big buttons); resolves to the chosen value or undefined. A transient dialog. */
 export function choose(title, options, testid = "chooser", text = "") {
   return modal({
     title,
     body: text ? h("p", {}, text) : null,
     testid,
     dismissable: true,
+    transient: true,
     buttons: [...options, { label: "Cancel", value: undefined, testid: `${testid}-cancel` }],
   }).done;
 }

@@ -1,231 +1,74 @@
-// The Valhalla table screen: the top-down table in inches (inchboard.js), whose card is up and the activation,
-// action buttons for the picked figure, the exact odds of a charge, a fight or a shot before it is committed,
-// the dice results (or the entry of physical dice), each side's coins, each player's dealt cards, the figures'
-// shock and wounds, the game log, and Game Over. It renders what the server sends (view, selection, preview,
-// error) and sends the player's acts; every rule is the server's: a tapped point is sent as it is, and a
-// refusal comes back with its reason.
+// The Valhalla screen inside the shell (docs/screen-shell.md): the top-down table in inches (the shared
+// inchboard.js, fed this game's terrain and figures), whose card is up and the activation, action buttons for
+// the picked figure, the exact odds of a charge, a fight or a shot before it is committed, the dice results,
+// each side's coins and objectives, each player's dealt cards, the figures' shock and wounds, the log's words and
+// Game Over's final coins. It renders what the server sends (view, selection, preview) and sends the player's
+// acts; every rule is the server's: a tapped point is sent as it is, and a refusal comes back with its reason.
 
-import { h, fill, icon } from "/static/dom.js";
-import { InchBoard, KIND_LETTER, KIND_NAME, pointText } from "/static/inchboard.js";
+import { h, fill } from "/static/dom.js";
+import { InchBoard, pointText } from "/static/inchboard.js";
 import { humanise } from "/static/api.js";
-import { toast, modal, choose } from "/static/ui.js";
-import * as panels from "/static/panels.js";
-import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "/static/screen.js";
+import { toast, choose } from "/static/ui.js";
 
-const ILLEGAL_MS = 2000;
 const DICE_SHOWN = 6; // rolls kept in the dice panel
 const SNAP_INCHES = 0.5; // a tap this close to a charge-ready point goes exactly there
-/** How long the board shows a combat's lights before Game Over covers it (the table's 3 s). */
-const LIGHTS_BEFORE_OVER_MS = 3200;
 const PHASES = { deal: "Dealing", activate: "Activation", baggage: "Baggage", over: "Game over" };
 const SAVES = { killed: "to Valhalla!", wounded: "wounded", two_shock: "two shock", one_shock: "one shock", none: "no effect" };
-
-/** A light as the board draws it: t0 is when it arrived; transient ones expire after delay + duration. */
-function normaliseLight(l, now) {
-  const delay = Math.max(0, Number(l.delay_ms) || 0);
-  const duration = l.duration_ms ? Number(l.duration_ms) : null;
-  return { ...l, pattern: l.pattern || "steady", delay_ms: delay, duration_ms: duration, t0: now,
-    expires: duration ? now + delay + duration : null };
-}
+const KIND_LETTER = { hero: "H", warrior: "W", archer: "A", slinger: "S" };
+const KIND_NAME = { hero: "Hero", warrior: "Warrior", archer: "Archer", slinger: "Slinger" };
+const TERRAIN_NAMES = { woods: "Woods", village: "Village", hill: "Hill", hedge: "Hedge", fence: "Fence" };
+const RING_LABEL_DEGREES = { move: 90, charge: 270, close: 135, range: 60 };
 
 const pct = (p) => `${Math.round((Number(p) || 0) * 100)}%`;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-export class ValhallaScreen {
-  constructor(root, tableId, token, socket) {
-    this.root = root;
-    this.tableId = tableId;
-    this.token = token;
-    this.socket = socket;
-    this.welcome = null;
-    this.view = null;
-    this.lights = { view: [], selection: [], error: [] };
-    this.selected = null; // the figure picked (one of mine to act, or any figure to see its rings)
-    this.selection = null; // the server's answer for it
+export class Screen {
+  /** Valhalla hides nothing (the cards are dealt face up): a shared screen follows the card, uncovered. */
+  static secrets = false;
+  /** The shell's prompt and red reason keep this screen's test ids. */
+  static testids = { prompt: "vh-prompt", refusal: "vh-refusal" };
+
+  constructor(shell) {
+    this.shell = shell;
     this.mode = null; // "withdraw" while a withdrawal's point is awaited
     this.pending = null; // {action, title, verb}: a charge, fight or shot whose odds are asked for or shown
     this.odds = null; // the preview answer shown in the odds panel
     this.lastDice = { version: -1, rolls: [] };
-    this.dialogs = { die: null, over: null };
-    this.lastRefusal = null; // the reason of the last refused act, shown in red until the next view
-    this.build();
-    this.tick = setInterval(() => this.expireLights(), 250);
+    shell.addStylesheet(new URL("./valhalla.css", import.meta.url).href);
   }
 
-  // ---------------------------------------------------------------- layout
-
-  build() {
-    document.title = "Valhalla: Intelligent Wargames Table";
-    this.elTitle = h("div", { class: "title", testid: "table-title" }, "Valhalla");
-    this.elPhase = h("div", { class: "phase", testid: "phase" }, "");
-    this.elTurn = h("div", { class: "whose", testid: "whose-turn" }, "");
-    this.elConn = h("div", { class: "conn", testid: "conn-state", "data-state": "connecting", role: "status" }, "Connecting");
-    this.elBoardHost = h("div", { class: "board-host" });
-    this.elLegend = h("div", { class: "legend", testid: "legend", "aria-label": "Legend" });
-    this.elPrompt = h("section", { class: "prompt", testid: "vh-prompt", "aria-live": "polite" });
+  mount(slots) {
     this.elOdds = h("section", { class: "vh-odds", testid: "vh-odds", hidden: true, "aria-live": "polite" });
     this.elDice = h("section", { class: "vh-dice", testid: "vh-dice", "aria-live": "polite" });
     this.elCoins = h("div", { class: "vh-coins", testid: "vh-coins" });
     this.elHands = h("div", { class: "vh-hands", testid: "vh-hands" });
     this.elRoster = h("div", { class: "vh-roster", testid: "vh-roster" });
-    this.elLog = h("ol", { class: "log", testid: "log" });
     this.elEnd = h("button", { type: "button", class: "btn primary", testid: "vh-action-end_activation", hidden: true,
       onclick: () => this.endActivation() }, "End activation");
-    this.elOptions = h("button", { type: "button", class: "btn secondary", testid: "options-button",
-      onclick: () => this.openOptions() }, icon("cog"), h("span", {}, "Options"));
-    this.board = new InchBoard(this.elBoardHost, {
-      onFigure: (id) => this.tapFigure(id),
+    this.board = new InchBoard(slots.board, {
+      onPiece: (id) => this.tapFigure(id),
       onPoint: (p) => this.tapPoint(p),
       onDrop: (id, p) => this.dropFigure(id, p),
-    });
-    fill(this.root,
-      h("div", { class: "table-screen vh-screen" },
-        h("header", { class: "topbar" },
-          h("div", { class: "top-left" }, this.elTitle, this.elPhase),
-          this.elTurn,
-          h("div", { class: "top-right" }, this.elConn)),
-        h("main", { class: "table-main" },
-          h("section", { class: "board-area", "aria-label": "The table" }, this.elBoardHost, this.elLegend),
-          h("aside", { class: "side" },
-            this.elCoins,
-            this.elPrompt,
-            this.elOdds,
-            this.elDice,
-            h("h2", { class: "side-title" }, "Cards"),
-            this.elHands,
-            h("h2", { class: "side-title" }, "Figures"),
-            this.elRoster,
-            h("details", { class: "log-panel", testid: "log-panel", open: window.innerHeight > 700 },
-              h("summary", {}, "Game log"), this.elLog))),
-        h("footer", { class: "actionbar" }, this.elEnd, h("div", { class: "spacer" }), this.elOptions)));
+    }, { prefix: "vh-" });
+    return {
+      className: "vh-screen",
+      side: [this.elCoins, slots.prompt, this.elOdds, this.elDice, h("h2", { class: "side-title" }, "Cards"), this.elHands,
+        h("h2", { class: "side-title" }, "Figures"), this.elRoster],
+      actions: [this.elEnd],
+    };
   }
 
-  // ---------------------------------------------------------------- messages
+  // ---------------------------------------------------------------- the shell's state, read here
 
-  onState(state, detail) {
-    showConnection(this.elConn, state, detail);
-  }
+  get view() { return this.shell.view; }
+  get selected() { return this.shell.selected; }
+  get selection() { return this.shell.selection; }
 
-  onMessage(msg) {
-    switch (msg.type) {
-      case "welcome":
-        this.welcome = msg;
-        break;
-      case "view":
-        this.showView(msg);
-        break;
-      case "selection":
-        if (msg.unit === this.selected) {
-          this.selection = msg;
-          this.lights.selection = (msg.lights || []).map((l) => normaliseLight(l, performance.now()));
-          this.render();
-        }
-        break;
-      case "preview":
-        this.onPreview(msg);
-        break;
-      case "error":
-        this.onError(msg);
-        break;
-      case "closed":
-        this.onClosed(msg.reason);
-        break;
-      default:
-        break;
-    }
-  }
-
-  names() {
-    return (this.welcome && this.welcome.names) || [];
-  }
-
-  seatName(seat) {
-    return this.names()[seat] || `Seat ${seat}`;
-  }
-
-  mySeats() {
-    return (this.welcome && this.welcome.seats) || (this.view && this.view.seats) || [];
-  }
-
-  showView(view) {
-    const now = performance.now();
-    const fresh = !this.view || view.version !== this.view.version || view.seat !== this.view.seat;
-    this.view = view;
-    this.lights.view = (view.lights || []).map((l) => normaliseLight(l, now));
-    if (fresh) {
-      this.lights.selection = [];
-      this.selection = null;
-      this.mode = null;
-      this.pending = null;
-      this.odds = null;
-      this.lastRefusal = null;
-      const obs = this.obs();
-      const kept = this.selected !== null && (this.pickable().has(this.selected) || !this.myTurn());
-      if (this.myTurn() && obs.active !== null && obs.active !== undefined) this.selected = obs.active;
-      else if (!kept) this.selected = null;
-      const f = this.selected === null ? null : this.figure(this.selected);
-      if (!f || !f.alive) this.selected = null;
-      if (this.selected !== null && view.seat !== null && view.seat !== undefined) this.socket.select(view.seat, this.selected);
-      const rolls = (view.report && view.report.dice) || [];
-      if (rolls.length && view.version > this.lastDice.version) {
-        // The latest step's rolls first (in the order rolled), then a few steps back: with physical dice a
-        // charge's dice and saves come in several steps.
-        this.lastDice = { version: view.version, rolls: [...rolls, ...this.lastDice.rolls].slice(0, DICE_SHOWN) };
-        const killed = rolls.some((r) => r.kind === "save" && r.effect === "killed");
-        toast(rolls.map((r) => r.text).join("\n"), killed ? "error" : "info", 5000);
-      }
-      for (const c of (view.report && view.report.coins) || []) {
-        const side = (this.obs().sides || [])[c.side] || {};
-        toast(`${side.name || "A side"} +${plural(c.coins, "coin")}: ${c.reason}`, "ok", 5000);
-      }
-    }
-    this.render();
-    this.afterRender();
-  }
-
-  onPreview(msg) {
-    if (!this.pending) return;
-    if (!msg.legal) {
-      toast(msg.reason || "That is not possible now.", "error");
-      this.pending = null;
-      this.odds = null;
-    } else {
-      this.odds = msg;
-    }
-    this.render();
-  }
-
-  onError(msg) {
-    const now = performance.now();
-    const lights = (msg.lights || []).map((l) => normaliseLight({ duration_ms: ILLEGAL_MS, ...l }, now));
-    if (lights.length) this.lights.error = lights;
-    this.lastRefusal = msg.message || humanise(msg.error || "refused");
-    toast(this.lastRefusal, "error", 6000);
-    if (msg.error === "unauthorized" && !this.welcome) {
-      this.fatal("This link does not open the table", msg.message || "The invitation is not valid (any more).");
-      return;
-    }
-    this.render();
-    setTimeout(() => this.render(), ILLEGAL_MS + 50);
-  }
-
-  onClosed(reason) {
-    this.socket.close();
-    clearInterval(this.tick);
-    closedScreen(reason);
-  }
-
-  fatal(title, text) {
-    this.socket.close();
-    clearInterval(this.tick);
-    fatalScreen(this.root, title, text);
-  }
-
-  // ---------------------------------------------------------------- derived facts
-
-  obs() {
-    return (this.view && this.view.observation) || {};
-  }
+  redraw() { this.shell.render(); }
+  obs() { return this.shell.obs(); }
+  actions() { return this.shell.actions(); }
+  myTurn() { return this.shell.myTurn(); }
+  seatName(seat) { return this.shell.seatName(seat); }
 
   figure(id) {
     return (this.obs().figures || []).find((f) => f.id === id) || null;
@@ -241,44 +84,75 @@ export class ValhallaScreen {
     return t ? t.name : `thing ${id}`;
   }
 
-  actions() {
-    return (this.view && this.view.options && this.view.options.actions) || [];
-  }
-
-  myTurn() {
-    const v = this.view;
-    if (!v || v.status !== "playing") return false;
-    return v.to_move !== null && v.to_move === v.seat && this.mySeats().includes(v.seat);
-  }
-
   /** Figures this screen may pick to act with now. */
   pickable() {
     if (!this.myTurn() || this.obs().phase !== "activate") return new Set();
-    return new Set((this.view.options && this.view.options.movable) || []);
+    return this.shell.movable();
   }
 
   actionsFor(fid) {
     return this.actions().filter((a) => a.figure === fid);
   }
 
-  // ---------------------------------------------------------------- rendering
+  // ---------------------------------------------------------------- hooks the shell calls
 
-  expireLights() {
-    const now = performance.now();
-    const expired = (list) => list.some((l) => l.expires && l.expires <= now);
-    if (expired(this.lights.view) || expired(this.lights.error) || expired(this.lights.selection)) this.render();
+  onView(view, { fresh }) {
+    if (!fresh) return;
+    this.mode = null;
+    this.pending = null;
+    this.odds = null;
+    const obs = view.observation || {};
+    let id = this.selected;
+    const kept = id !== null && (this.pickable().has(id) || !this.myTurn());
+    if (this.myTurn() && obs.active !== null && obs.active !== undefined) id = obs.active;
+    else if (!kept) id = null;
+    const f = id === null ? null : this.figure(id);
+    if (!f || !f.alive) id = null;
+    this.shell.select(id, { render: false });
+    const rolls = (view.report && view.report.dice) || [];
+    if (rolls.length && view.version > this.lastDice.version) {
+      // The latest step's rolls first (in the order rolled), then a few steps back: with physical dice a
+      // charge's dice and saves come in several steps.
+      this.lastDice = { version: view.version, rolls: [...rolls, ...this.lastDice.rolls].slice(0, DICE_SHOWN) };
+      const killed = rolls.some((r) => r.kind === "save" && r.effect === "killed");
+      toast(rolls.map((r) => r.text).join("\n"), killed ? "error" : "info", 5000);
+    }
+    for (const c of (view.report && view.report.coins) || []) {
+      const side = (obs.sides || [])[c.side] || {};
+      toast(`${side.name || "A side"} +${plural(c.coins, "coin")}: ${c.reason}`, "ok", 5000);
+    }
   }
 
-  render() {
-    const v = this.view;
-    if (!v) return;
-    const obs = this.obs();
-    const now = performance.now();
-    const live = (list) => list.filter((l) => !l.expires || l.expires > now);
-    this.lights.view = live(this.lights.view);
-    this.lights.selection = live(this.lights.selection);
-    this.lights.error = live(this.lights.error);
-    this.board.setTable(obs.table || { width: 24, height: 16 }, obs.sides || [], obs.objectives || []);
+  onPreview(msg) {
+    if (!this.pending) return;
+    if (!msg.legal) {
+      toast(msg.reason || "That is not possible now.", "error");
+      this.pending = null;
+      this.odds = null;
+    } else {
+      this.odds = msg;
+    }
+  }
+
+  phase(view) {
+    const obs = view.observation || {};
+    const up = obs.card_up ? ` · ${obs.card_up.label} up` : "";
+    return `Turn ${obs.turn}${obs.turn_limit ? ` of ${obs.turn_limit}` : ""} · ${PHASES[obs.phase] || humanise(obs.phase || "")}${up}`;
+  }
+
+  waiting(view) {
+    return view.die ? "Roll the die" : "The table rolls…";
+  }
+
+  /** The winning side by its name ("Raiders"), whichever of its players the seats are. */
+  winnerName(result) {
+    return result.side || null;
+  }
+
+  render(view) {
+    const obs = view.observation || {};
+    const sides = obs.sides || [];
+    this.board.setTable(this.tableScene(obs));
     const points = [];
     const selection = this.selection && this.selection.unit === this.selected ? this.selection : null;
     if (selection && this.mode === "withdraw") {
@@ -289,24 +163,25 @@ export class ValhallaScreen {
     if (this.myTurn() && obs.phase === "baggage") {
       for (const a of this.actions()) if (a.type === "move_baggage") points.push({ at: a.to, kind: "baggage" });
     }
+    const figures = obs.figures || [];
+    const links = [];
+    for (const [a, b] of obs.engagements || []) if (figures[a] && figures[b]) links.push([figures[a].at, figures[b].at]);
     this.board.render({
-      obs,
-      lights: [...this.lights.view, ...this.lights.selection, ...this.lights.error],
+      lights: this.shell.lights(),
+      pieces: figures.filter((f) => f.alive).map((f) => this.pieceOf(f, obs, sides)),
+      things: (obs.things || []).filter((t) => t.carrier === null || t.carrier === undefined).map((t) => this.thingOf(t, sides)),
       pickable: this.pickable(),
       selected: this.selected,
-      selection,
+      rings: selection ? (selection.rings || []).map((r) => this.ringOf(r)) : [],
+      reach: selection ? selection.reach : null,
       points,
+      links,
     });
-    this.root.dataset.seat = String(v.seat);
-    this.renderHeader(obs);
-    this.renderLegend(obs);
     this.renderCoins(obs);
-    this.renderPrompt(obs);
     this.renderOdds();
     this.renderDice();
     this.renderHands();
     this.renderRoster(obs);
-    this.renderLog();
     const canEnd = this.myTurn() && this.actions().some((a) => a.type === "end_activation");
     this.elEnd.hidden = !canEnd;
     if (canEnd) {
@@ -315,23 +190,70 @@ export class ValhallaScreen {
     }
   }
 
-  renderHeader(obs) {
-    const v = this.view;
-    this.elTitle.textContent = obs.title || humanise(obs.scenario || "Valhalla");
-    this.elTitle.title = `Table ${this.tableId}`;
-    const up = obs.card_up ? ` · ${obs.card_up.label} up` : "";
-    this.elPhase.textContent = `Turn ${obs.turn}${obs.turn_limit ? ` of ${obs.turn_limit}` : ""} · ${PHASES[obs.phase] || humanise(obs.phase || "")}${up}`;
-    let whose;
-    if (v.status !== "playing") whose = v.status === "quit" ? "Game quit" : "Game over";
-    else if (v.to_move === null || v.to_move === undefined) whose = v.die ? "Roll the die" : "The table rolls…";
-    else if (this.myTurn()) whose = `Your turn: ${this.seatName(v.to_move)}`;
-    else whose = `${this.seatName(v.to_move)} to play`;
-    this.elTurn.textContent = whose;
-    this.elTurn.dataset.mine = this.myTurn() ? "true" : "false";
-    this.elTurn.dataset.seat = String(v.to_move ?? "");
+  /** The table and its terrain as the inch board draws them. */
+  tableScene(obs) {
+    const t = obs.table || { width: 24, height: 16 };
+    const sides = obs.sides || [];
+    const objectives = obs.objectives || [];
+    const areaName = (a) => a.name || TERRAIN_NAMES[a.kind] || a.kind;
+    return {
+      width: t.width,
+      height: t.height,
+      areas: [
+        ...(t.hills || []).map((hl) => ({ outline: hl.outline, crest: hl.crest, kind: "hill", testid: "vh-hill", name: hl.name || "Hill",
+          title: `${hl.name || "Hill"}: ${hl.height || 1} high; uphill is half speed` })),
+        ...(t.areas || []).map((a, i) => ({ outline: a.outline, kind: a.kind, testid: `vh-area-${i}`, name: areaName(a),
+          title: `${areaName(a)}: half speed, cover` })),
+      ],
+      lines: (t.obstacles || []).map((o, i) => ({ line: o.line, kind: o.kind, testid: `vh-obstacle-${i}`,
+        title: `${o.name || o.kind}: crossing it is an action` })),
+      zones: (t.zones || []).map((z) => {
+        const objective = objectives.find((o) => o.id === z.objective);
+        return { outline: z.outline, colour: (sides[z.side] && sides[z.side].colour) || "#ffffff", testid: `vh-zone-${z.objective}`,
+          title: objective ? objective.title : "Objective", label: "Objective" };
+      }),
+    };
   }
 
-  renderLegend(obs) {
+  /** A figure on its round base: side colour, its kind's letter, shock pips over it, wound pips under it. */
+  pieceOf(f, obs, sides) {
+    const state = [KIND_NAME[f.kind] || f.kind, f.shock ? `${f.shock} shock` : "", f.wounds ? `${f.wounds} wound${f.wounds > 1 ? "s" : ""}` : "",
+      f.in_combat ? "in combat" : "", f.activated ? "activated this turn" : "", f.cover ? "in cover" : ""].filter(Boolean).join(", ");
+    return {
+      id: f.id,
+      at: f.at,
+      radius: Number(obs.base_radius) || 0.5,
+      colour: (sides[f.side] && sides[f.side].colour) || "#888888",
+      letter: KIND_LETTER[f.kind] || "?",
+      name: f.name,
+      title: state,
+      classes: [`side-${f.side}`, `kind-${f.kind}`, f.activated && "activated", obs.active === f.id && "active", f.in_combat && "engaged"],
+      data: { figure: f.id, shock: f.shock, wounds: f.wounds },
+      testid: `vh-figure-${f.id}`,
+      above: Array.from({ length: f.shock || 0 }, (_, i) => ({ cls: "shock", testid: `vh-shock-${f.id}-${i}` })),
+      below: Array.from({ length: f.wounds || 0 }, (_, i) => ({ cls: "wound", testid: `vh-wound-${f.id}-${i}` })),
+      corner: f.carrying !== null && f.carrying !== undefined ? { cls: "carried", testid: `vh-carrying-${f.id}` } : null,
+    };
+  }
+
+  /** A thing to carry (a disc), or a side's baggage (a box in its colour). */
+  thingOf(t, sides) {
+    if (t.baggage_side !== null && t.baggage_side !== undefined) {
+      const side = sides[t.baggage_side] || {};
+      return { id: t.id, at: t.at, radius: t.radius, shape: "box", colour: side.colour || "#888888", text: "B", classes: ["baggage"],
+        title: `${t.name} (baggage of ${side.name || "a side"})`, testid: `vh-baggage-${t.id}` };
+    }
+    return { id: t.id, at: t.at, radius: t.radius, shape: "disc", text: "✦", title: t.name, testid: `vh-thing-${t.id}` };
+  }
+
+  ringOf(ring) {
+    const zone = ring.kind === "zone";
+    return { kind: ring.kind, at: ring.at, radius: ring.radius, label: zone ? null : ring.label || ring.kind,
+      angle: RING_LABEL_DEGREES[ring.kind] ?? 90, testid: zone ? `vh-ring-zone-${ring.figure}` : `vh-ring-${ring.kind}` };
+  }
+
+  legend(view) {
+    const obs = view.observation || {};
     const t = obs.table || {};
     const kinds = new Set([...(t.areas || []).map((a) => a.kind), ...(t.hills || []).map(() => "hill"),
       ...(t.obstacles || []).map((o) => o.kind)]);
@@ -344,26 +266,12 @@ export class ValhallaScreen {
     items.push(h("span", { class: "legend-item" }, "H hero · W warrior · A archer · S slinger"),
       h("span", { class: "legend-item" }, h("span", { class: "swatch round pip-shock", "aria-hidden": "true" }), "shock"),
       h("span", { class: "legend-item" }, h("span", { class: "swatch round pip-wound", "aria-hidden": "true" }), "wound"));
-    fill(this.elLegend, items);
+    return items;
   }
 
-  renderCoins(obs) {
-    const sides = obs.sides || [];
-    fill(this.elCoins, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-coins-${i}`,
-      "data-coins": sd.coins, "data-target": sd.target, style: { "--side": sd.colour } },
-    h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
-    h("strong", {}, sd.name),
-    h("span", { class: "vh-coin-count" }, `${sd.coins} / ${sd.target} coins`),
-    h("span", { class: "vh-coin-bar", "aria-hidden": "true" },
-      h("span", { style: { width: `${Math.min(100, (100 * sd.coins) / Math.max(1, sd.target))}%` } })))),
-    (obs.objectives || []).map((o) => h("div", { class: ["vh-objective", o.achieved && "achieved"], testid: `vh-objective-${o.id}`,
-      "data-achieved": o.achieved ? "true" : "false", style: { "--side": (sides[o.side] || {}).colour || "#888" } },
-    h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
-    `${o.achieved ? "✔ " : ""}${(sides[o.side] || {}).name || ""}: ${o.title}`)));
-  }
-
-  renderPrompt(obs) {
-    const v = this.view;
+  prompt(view) {
+    const v = view;
+    const obs = v.observation || {};
     const parts = [];
     if (v.status !== "playing") {
       parts.push(h("p", {}, v.status === "quit" ? "The game was quit." : "The game is over."));
@@ -378,7 +286,7 @@ export class ValhallaScreen {
       parts.push(h("h2", {}, "Baggage"), h("p", {}, `End of turn ${obs.turn}: tap where the ${t ? t.name : "baggage"} goes (up to 6"), or leave it.`));
     } else if (this.mode === "withdraw") {
       parts.push(h("h2", {}, "Withdraw"), h("p", {}, `Tap a point up to 2" away, out of contact (the dots are some).`),
-        h("button", { type: "button", class: "btn secondary", testid: "vh-cancel-mode", onclick: () => { this.mode = null; this.render(); } }, "Cancel"));
+        h("button", { type: "button", class: "btn secondary", testid: "vh-cancel-mode", onclick: () => { this.mode = null; this.redraw(); } }, "Cancel"));
     } else {
       const active = obs.active;
       const card = obs.card_up ? obs.card_up.label : "";
@@ -392,8 +300,50 @@ export class ValhallaScreen {
       const sel = this.selected !== null && this.pickable().has(this.selected) ? this.figure(this.selected) : null;
       if (sel) parts.push(...this.actionButtons(sel));
     }
-    if (this.lastRefusal) parts.push(h("p", { class: "vh-refusal", testid: "vh-refusal", role: "alert" }, this.lastRefusal));
-    fill(this.elPrompt, parts);
+    return parts;
+  }
+
+  logLines(step) {
+    const out = [];
+    const a = step.action;
+    if (a && step.actor >= 0) {
+      const text = this.describeAction(a);
+      if (text) out.push(`${this.seatName(step.actor)}: ${text}`);
+    }
+    for (const e of step.events || []) {
+      const text = this.describeEvent(e);
+      if (text) out.push(text);
+    }
+    return out;
+  }
+
+  /** Game Over's own part: each side's final coins and each figure's fate. */
+  finalReport(view) {
+    const obs = view.observation || {};
+    const sides = obs.sides || [];
+    return [
+      h("div", { class: "vh-final", testid: "vh-final-coins" }, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-final-coins-${i}`,
+        style: { "--side": sd.colour } }, h("span", { class: "vh-side-dot" }), h("strong", {}, sd.name), ` ${sd.coins} of ${sd.target} coins`))),
+      h("ul", { class: "vh-final-figures" }, (obs.figures || []).map((f) => h("li", {},
+        `${f.name}: ${!f.alive ? "in Valhalla" : f.wounds ? plural(f.wounds, "wound") : f.shock ? plural(f.shock, "shock marker") : "unharmed"}`))),
+    ];
+  }
+
+  // ---------------------------------------------------------------- side panels
+
+  renderCoins(obs) {
+    const sides = obs.sides || [];
+    fill(this.elCoins, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-coins-${i}`,
+      "data-coins": sd.coins, "data-target": sd.target, style: { "--side": sd.colour } },
+    h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
+    h("strong", {}, sd.name),
+    h("span", { class: "vh-coin-count" }, `${sd.coins} / ${sd.target} coins`),
+    h("span", { class: "vh-coin-bar", "aria-hidden": "true" },
+      h("span", { style: { width: `${Math.min(100, (100 * sd.coins) / Math.max(1, sd.target))}%` } })))),
+    (obs.objectives || []).map((o) => h("div", { class: ["vh-objective", o.achieved && "achieved"], testid: `vh-objective-${o.id}`,
+      "data-achieved": o.achieved ? "true" : "false", style: { "--side": (sides[o.side] || {}).colour || "#888" } },
+    h("span", { class: "vh-side-dot", "aria-hidden": "true" }),
+    `${o.achieved ? "✔ " : ""}${(sides[o.side] || {}).name || ""}: ${o.title}`)));
   }
 
   actionButtons(f) {
@@ -421,7 +371,7 @@ export class ValhallaScreen {
         default: break;
       }
     }
-    if (withdraw) button("vh-action-withdraw", "Withdraw…", () => { this.mode = "withdraw"; this.render(); });
+    if (withdraw) button("vh-action-withdraw", "Withdraw…", () => { this.mode = "withdraw"; this.redraw(); });
     if (buttons.length) out.push(h("div", { class: "row vh-actions", testid: "vh-actions" }, buttons));
     return out;
   }
@@ -533,27 +483,6 @@ export class ValhallaScreen {
     }));
   }
 
-  renderLog() {
-    const steps = (this.view && this.view.log) || [];
-    const lines = steps.flatMap((st) => this.describeStep(st));
-    fill(this.elLog, lines.slice(-150).map((line) => h("li", {}, line)));
-    this.elLog.scrollTop = this.elLog.scrollHeight;
-  }
-
-  describeStep(step) {
-    const out = [];
-    const a = step.action;
-    if (a && step.actor >= 0) {
-      const text = this.describeAction(a);
-      if (text) out.push(`${this.seatName(step.actor)}: ${text}`);
-    }
-    for (const e of step.events || []) {
-      const text = this.describeEvent(e);
-      if (text) out.push(text);
-    }
-    return out;
-  }
-
   describeAction(a) {
     const n = (id) => this.figName(id);
     switch (a.type) {
@@ -598,89 +527,19 @@ export class ValhallaScreen {
     }
   }
 
-  /** Dialogs that follow a view: the die to roll by hand, Game Over. */
-  afterRender() {
-    const v = this.view;
-    if (!v) return;
-    if (v.status === "over" || v.status === "quit") {
-      if (this.dialogs.die) this.dialogs.die.close(null);
-      if (!this.dialogs.over) {
-        this.dialogs.over = "pending";
-        const fought = (v.events || []).some((e) => e.event === "Fought" || e.event === "ShotFired");
-        setTimeout(() => this.showGameOver(), fought ? LIGHTS_BEFORE_OVER_MS : 0);
-      }
-      return;
-    }
-    // One dialog per awaited die: a die answered on another screen closes this one, and the next opens.
-    if (this.dialogs.die && (!v.die || this.dialogs.dieVersion !== v.version)) {
-      this.dialogs.die.close(null);
-      this.dialogs.die = null;
-    }
-    if (v.die && !this.dialogs.die) {
-      const dlg = panels.askDie(v.die, (face) => this.socket.die(face));
-      this.dialogs.die = dlg;
-      this.dialogs.dieVersion = v.version;
-      dlg.done.then(() => { if (this.dialogs.die === dlg) this.dialogs.die = null; });
-    }
-  }
-
-  showGameOver() {
-    const v = this.view;
-    const obs = this.obs();
-    const res = obs.result || {};
-    const sides = obs.sides || [];
-    const winner = res.side !== null && res.side !== undefined ? sides[res.side] : null;
-    const reason = res.reason || (v.result && v.result.reason) || "";
-    const quit = v.status === "quit";
-    const body = [
-      h("p", { class: "verdict", testid: "game-over-winner" }, quit ? "The game was quit." : winner ? `${winner.name} win!` : "A draw."),
-      reason ? h("p", { class: "muted", testid: "game-over-reason" }, reason.charAt(0).toUpperCase() + reason.slice(1)) : null,
-      h("div", { class: "vh-final", testid: "vh-final-coins" }, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-final-coins-${i}`,
-        style: { "--side": sd.colour } }, h("span", { class: "vh-side-dot" }), h("strong", {}, sd.name), ` ${sd.coins} of ${sd.target} coins`))),
-      h("ul", { class: "vh-final-figures" }, (obs.figures || []).map((f) => h("li", {},
-        `${f.name}: ${!f.alive ? "in Valhalla" : f.wounds ? plural(f.wounds, "wound") : f.shock ? plural(f.shock, "shock marker") : "unharmed"}`))),
-    ];
-    const dlg = modal({
-      title: quit ? "Game quit" : "Game Over",
-      testid: "game-over-modal",
-      wide: true,
-      body,
-      buttons: [
-        { label: "Export record", value: "export", testid: "game-over-export" },
-        { label: "New game", value: "new", kind: "primary huge", testid: "new-game" },
-      ],
-    });
-    this.dialogs.over = dlg;
-    dlg.done.then((choice) => {
-      if (choice === "export") {
-        this.exportRecord();
-        this.showGameOver();
-      } else {
-        this.socket.close();
-        location.assign("/");
-      }
-    });
-  }
-
   // ---------------------------------------------------------------- acting
 
   send(action) {
-    if (!this.view) return null;
     this.pending = null;
     this.odds = null;
-    return this.socket.act(this.view.seat, action);
+    return this.shell.send(action);
   }
 
   select(id) {
-    this.selected = id;
-    this.selection = null;
-    this.lights.selection = [];
     this.mode = null;
     this.pending = null;
     this.odds = null;
-    this.lastRefusal = null;
-    if (id !== null && this.view && this.view.seat !== null && this.view.seat !== undefined) this.socket.select(this.view.seat, id);
-    this.render();
+    this.shell.select(id);
   }
 
   tapFigure(id) {
@@ -762,21 +621,21 @@ export class ValhallaScreen {
     const verbs = { charge: "Charge!", shoot: "Shoot", fight: "Fight" };
     this.pending = { action, title: this.actionTitle(action), verb: verbs[action.type] || "Confirm" };
     this.odds = null;
-    this.socket.preview(this.view.seat, action);
-    this.render();
+    this.shell.preview(action);
+    this.redraw();
   }
 
   confirm() {
     if (!this.pending || !this.odds) return;
     const { action } = this.pending;
     this.send(action);
-    this.render();
+    this.redraw();
   }
 
   cancelOdds() {
     this.pending = null;
     this.odds = null;
-    this.render();
+    this.redraw();
   }
 
   endActivation() {
@@ -784,21 +643,4 @@ export class ValhallaScreen {
     this.send({ type: "end_activation" });
   }
 
-  async openOptions() {
-    const choice = await modal({
-      title: "Options",
-      testid: "options-menu",
-      dismissable: true,
-      buttons: [
-        { label: "Quit Game", value: "quit", kind: "danger", testid: "options-quit" },
-        { label: "Close", value: undefined, testid: "options-close" },
-      ],
-    }).done;
-    if (choice === "quit") await confirmQuit(this.socket);
-  }
-
-  async exportRecord() {
-    await downloadRecord(this.tableId, this.token);
-  }
 }
-export { ValhallaScreen as Screen };

@@ -2,7 +2,7 @@
 // wings, the Grima's visible/stealth symbol and quarry, the Sand Worm's surface/underground symbol and orders.
 
 import { h, bar, icon } from "/static/dom.js";
-import { traitsOf, spellInfo, isCharacterType } from "/static/api.js";
+import { traitsOf, spellInfo, isCharacterType } from "./catalogue.js";
 
 const WORM_SURFACE_LIMIT = 3; // VX-15-19: "he will die after 3 moves on the surface"
 

@@ -1,6 +1,7 @@
 // Words for the game log: each logged step (view.log: {version, actor, action, events}) as short sentences.
 
-import { spellInfo, humanise } from "/static/api.js";
+import { humanise } from "/static/api.js";
+import { spellInfo } from "./catalogue.js";
 
 const cellText = (c) => (Array.isArray(c) ? `[${c[0]}, ${c[1]}]` : "?");
 const n1 = (x) => {

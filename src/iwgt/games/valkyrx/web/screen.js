@@ -1,20 +1,25 @@
-// The table screen: header (turn, step, whose turn, connection, timer), the board, the prompt for the step in
-// hand (infrastructure, deployment, movement, spells, orders), character cards, the log and the action bar.
-// It renders what the server sends (view, selection, error) and sends the player's acts; it computes no lights.
+// The Days of the Valkyrx screen inside the shell (docs/screen-shell.md): the hex board, the prompt for the
+// step in hand (infrastructure, deployment, movement, spells, orders), the character cards, the casting banner,
+// the health-bar report, the log's words, and Options' End Phase and Add troops. It renders what the server
+// sends (view, selection) and sends the player's acts; it computes no lights.
 
 import { h, fill, icon } from "/static/dom.js";
-import { Board, TERRAIN, key } from "/static/board.js";
-import { TableSocket } from "/static/socket.js";
-import { renderCards } from "./cards.js";
-import { valkyrxCatalogue, spellInfo, humanise, traitsOf, listGames } from "/static/api.js";
+import { Board, key } from "/static/board.js";
+import { humanise } from "/static/api.js";
 import { toast, modal, choose } from "/static/ui.js";
-import * as panels from "/static/panels.js";
-import { showConnection, closedScreen, fatalScreen, confirmQuit, downloadRecord } from "/static/screen.js";
+import { closeTransientDialogs } from "/static/shell.js";
+import { renderCards } from "./cards.js";
+import { loadCatalogue, spellInfo, traitsOf } from "./catalogue.js";
+import * as panels from "./panels.js";
 import { describeStep } from "./logtext.js";
 
-/** How long the board shows a combat's lights before the report or Game Over covers it (the table's 3 s). */
-const LIGHTS_BEFORE_REPORT_MS = 3200;
-
+const TERRAIN = {
+  open: { name: "Open ground" },
+  difficult: { name: "Difficult ground" },
+  impassable: { name: "Impassable" },
+  quicksand: { name: "Quicksand", tag: "Quicksand" },
+  temple: { name: "Temple", tag: "Temple" },
+};
 const DEFAULT_NAMES = ["Forces of the Light", "Forces of Darkness"];
 const STEP_NAMES = {
   deployment: "Deployment",
@@ -28,269 +33,68 @@ const STEP_NAMES = {
 const PHASE_NAMES = { deploy: "Deployment", first_mover: "First mover", movement: "Movement", spells: "Spells",
   combat: "Combat", over: "Over" };
 const BANNER_MS = 6000;
-const ILLEGAL_MS = 2000;
-const TIMER_RED_S = 20;
 
-/** A light as the board draws it: t0 is when it arrived; transient ones expire after delay + duration. */
-function normaliseLight(l, now) {
-  const delay = Math.max(0, Number(l.delay_ms) || 0);
-  const duration = l.duration_ms ? Number(l.duration_ms) : null;
-  return {
-    cell: l.cell,
-    effect: l.effect || "light",
-    colour: l.colour || l.color || "#ffffff",
-    pattern: l.pattern || "steady",
-    delay_ms: delay,
-    duration_ms: duration,
-    t0: now,
-    expires: duration ? now + delay + duration : null,
-  };
-}
+export class Screen {
+  /** Hidden information (the Grima, the Sand Worm, secret orders): a shared screen covers between players. */
+  static secrets = true;
+  /** The movement timer (VX-15-14) shows in the header. */
+  static timer = true;
 
-export class TableScreen {
-  constructor(root, tableId, token, socket = null) {
-    this.root = root;
-    this.tableId = tableId;
-    this.token = token;
-    this.welcome = null;
-    this.view = null;
-    this.heldView = null; // a view waiting behind the pass-and-play cover
-    this.shownSeat = null;
-    this.lights = { view: [], selection: [], error: [] };
-    this.selected = null; // the unit picked up
-    this.selection = null; // the server's answer for it
-    this.order = null; // {type, unit, cells: Map(key -> action), prompt}
+  constructor(shell) {
+    this.shell = shell;
+    this.tableId = shell.tableId;
+    this.order = null; // {type, unit, cells: Map(key -> action), title, hint, then?}
     this.bannerUntil = 0;
     this.banner = "";
-    this.timerEnd = null;
-    this.dismissedReport = localStorage.getItem(`iwgt-report-${tableId}`) || "";
-    this.dialogs = { report: null, die: null, over: null, cover: null, spells: false };
+    this.dismissedReport = localStorage.getItem(`iwgt-report-${this.tableId}`) || "";
+    this.dialogs = { report: null, spells: false };
     this.spellsSent = new Set();
-    this.connState = "connecting";
-    this.build();
-    if (socket) {
-      this.socket = socket; // opened by the page, which found this table's game in the welcome
-    } else {
-      this.socket = new TableSocket(tableId, token, (m) => this.onMessage(m), (st, d) => this.onState(st, d));
-      this.socket.connect();
-    }
-    this.tick = setInterval(() => this.everySecond(), 250);
-    this.scenarioTitles = new Map();
-    valkyrxCatalogue().then(() => this.render());
-    listGames().then((games) => {
-      for (const g of games || []) for (const sc of g.scenarios || []) this.scenarioTitles.set(`${g.name}/${sc.name}`, sc.title);
-      this.render();
-    }).catch(() => { /* the lobby may be closed to this screen: keep the scenario's name */ });
+    shell.addStylesheet(new URL("./valkyrx.css", import.meta.url).href);
+    loadCatalogue().then(() => shell.render());
   }
 
-  // ---------------------------------------------------------------- layout
-
-  build() {
-    document.title = "The table: Intelligent Wargames Table";
-    this.elTitle = h("div", { class: "title", testid: "table-title" }, "Connecting…");
-    this.elPhase = h("div", { class: "phase", testid: "phase" }, "");
-    this.elTurn = h("div", { class: "whose", testid: "whose-turn" }, "");
-    this.elConn = h("div", { class: "conn", testid: "conn-state", "data-state": "connecting", role: "status" }, "Connecting");
-    this.elTimer = h("div", { class: "timer idle", testid: "timer", role: "timer", "aria-label": "Movement time left" }, "–:––");
+  mount(slots) {
     this.elBanner = h("div", { class: "banner", testid: "casting-banner", role: "status", hidden: true });
-    this.elBoardHost = h("div", { class: "board-host" });
-    this.elLegend = h("div", { class: "legend", testid: "legend", "aria-label": "Terrain legend" });
-    this.elPrompt = h("section", { class: "prompt", testid: "prompt", "aria-live": "polite" });
     this.elCards = h("div", { class: "cards", testid: "cards", "aria-label": "Character cards" });
-    this.elLog = h("ol", { class: "log", testid: "log" });
     this.elTick = h("button", { type: "button", class: "btn primary tick", testid: "tick-button", hidden: true,
       "aria-label": "Army placed: confirm the deployment", onclick: () => this.confirmDeployment() }, icon("tick"), h("span", {}, "Army placed"));
     this.elEnd = h("button", { type: "button", class: "btn secondary", testid: "end-phase", hidden: true,
       onclick: () => this.endPhase() }, "End Phase");
-    this.elOptions = h("button", { type: "button", class: "btn secondary", testid: "options-button",
-      onclick: () => this.openOptions() }, icon("cog"), h("span", {}, "Options"));
-    this.board = new Board(this.elBoardHost, {
+    this.board = new Board(slots.board, {
       onCell: (cell) => this.tapCell(cell),
       onUnit: (id, cell) => this.tapUnit(id, cell),
       onPick: (id) => this.pickUp(id),
       onDrop: (id, cell) => this.setDown(id, cell),
-    });
-    fill(this.root,
-      h("div", { class: "table-screen" },
-        h("header", { class: "topbar" },
-          h("div", { class: "top-left" }, this.elTitle, this.elPhase),
-          this.elTurn,
-          h("div", { class: "top-right" }, this.elConn, this.elTimer)),
-        h("main", { class: "table-main" },
-          h("section", { class: "board-area", "aria-label": "The table" }, this.elBanner, this.elBoardHost, this.elLegend),
-          h("aside", { class: "side" },
-            this.elPrompt,
-            h("h2", { class: "side-title" }, "Characters"),
-            this.elCards,
-            h("details", { class: "log-panel", testid: "log-panel", open: window.innerHeight > 700 },
-              h("summary", {}, "Game log"), this.elLog))),
-        h("footer", { class: "actionbar" }, this.elTick, this.elEnd, h("div", { class: "spacer" }), this.elOptions)));
+    }, { terrain: TERRAIN, traits: (u) => traitsOf(u.type) });
+    return {
+      side: [slots.prompt, h("h2", { class: "side-title" }, "Characters"), this.elCards],
+      actions: [this.elTick, this.elEnd],
+      overlay: [this.elBanner],
+    };
   }
 
-  // ---------------------------------------------------------------- messages
+  // ---------------------------------------------------------------- the shell's state, read here
 
-  onState(state, detail) {
-    this.connState = state;
-    showConnection(this.elConn, state, detail);
-  }
+  get view() { return this.shell.view; }
+  get selected() { return this.shell.selected; }
+  set selected(id) { this.shell.selected = id; }
+  get selection() { return this.shell.selection; }
 
-  onMessage(msg) {
-    switch (msg.type) {
-      case "welcome":
-        this.welcome = msg;
-        break;
-      case "view":
-        this.onView(msg);
-        break;
-      case "selection":
-        if (msg.unit === this.selected) {
-          this.selection = msg;
-          this.lights.selection = (msg.lights || []).map((l) => normaliseLight(l, performance.now()));
-          this.render();
-        }
-        break;
-      case "error":
-        this.onError(msg);
-        break;
-      case "preview":
-        break;
-      case "closed":
-        this.onClosed(msg.reason);
-        break;
-      default:
-        break;
-    }
-  }
+  redraw() { this.shell.render(); }
 
   names() {
-    return (this.welcome && this.welcome.names) || DEFAULT_NAMES;
+    const n = this.shell.names();
+    return n.length ? n : DEFAULT_NAMES;
   }
 
-  mySeats() {
-    return (this.welcome && this.welcome.seats) || (this.view && this.view.seats) || [];
-  }
-
-  onView(view) {
-    const several = this.mySeats().length > 1;
-    const over = view.status !== "playing";
-    if (several && !over && this.shownSeat !== null && view.seat !== this.shownSeat) {
-      // Pass and play: hold the view behind an opaque cover until the next player taps.
-      this.heldView = view;
-      if (!this.dialogs.cover) {
-        this.closeTransientDialogs();
-        this.dialogs.cover = panels.passCover(this.names()[view.seat] || `seat ${view.seat}`);
-        this.root.classList.add("covered");
-        this.dialogs.cover.done.then(() => {
-          this.dialogs.cover = null;
-          this.root.classList.remove("covered");
-          const held = this.heldView;
-          this.heldView = null;
-          if (held) this.showView(held);
-        });
-      }
-      return;
-    }
-    if (this.dialogs.cover) {
-      this.heldView = view;
-      return;
-    }
-    this.showView(view);
-  }
-
-  showView(view) {
-    const now = performance.now();
-    const fresh = !this.view || view.version !== this.view.version || view.seat !== this.view.seat;
-    const prevPhase = this.view && this.view.observation && this.view.observation.phase;
-    this.view = view;
-    this.shownSeat = view.seat;
-    this.lights.view = (view.lights || []).map((l) => normaliseLight(l, now));
-    if (fresh) {
-      this.lights.selection = [];
-      this.selection = null;
-      const obs = view.observation || {};
-      if (obs.phase !== "deploy") this.selected = null;
-      this.order = null;
-      if (this.selected !== null && !this.myUnitIds().has(this.selected)) this.selected = null;
-      if (obs.phase !== prevPhase) this.closeTransientDialogs();
-    }
-    if (view.timer && typeof view.timer.remaining === "number") this.timerEnd = now + view.timer.remaining * 1000;
-    else this.timerEnd = null;
-    for (const e of view.events || []) {
-      if (e.event === "SpellCast") {
-        const caster = this.unitsById().get(e.unit);
-        this.banner = `${caster ? caster.name : "A wizard"} is casting ${e.name || spellInfo(e.spell).name}`;
-        this.bannerUntil = now + BANNER_MS;
-      }
-    }
-    const obs = view.observation || {};
-    if (obs.casting && !(this.bannerUntil > now)) {
-      const caster = this.unitsById().get(obs.casting.caster);
-      this.banner = `${caster ? caster.name : "A wizard"} is casting ${spellInfo(obs.casting.spell).name}`;
-      this.bannerUntil = now + BANNER_MS;
-    }
-    // A selected unit (deployment) keeps its marks; re-ask the server for a moving unit's destinations.
-    this.render();
-    this.afterRender();
-  }
-
-  onError(msg) {
-    const now = performance.now();
-    const lights = (msg.lights || []).map((l) => normaliseLight({ duration_ms: ILLEGAL_MS, ...l }, now));
-    if (lights.length) this.lights.error = lights;
-    toast(msg.message || humanise(msg.error || "refused"), "error");
-    if (msg.error === "unauthorized" && !this.welcome) {
-      this.fatal("This link does not open the table", msg.message || "The invitation is not valid (any more).");
-      return;
-    }
-    this.render();
-  }
-
-  onClosed(reason) {
-    this.socket.close();
-    clearInterval(this.tick);
-    closedScreen(reason);
-  }
-
-  fatal(title, text) {
-    this.socket.close();
-    clearInterval(this.tick);
-    fatalScreen(this.root, title, text);
-  }
-
-  closeTransientDialogs() {
-    // Choices made stale by a new phase close as cancelled (their promises settle). The Options menu stays:
-    // Quit Game is always valid, and End Phase is checked by the server when tapped.
-    const stale = ["wizard-dialog", "cast-spell-dialog", "cast-confirm-dialog", "move-kind", "add-troops-dialog",
-      "quarry-dialog"].map((t) => `.backdrop[data-testid="${t}"]`).join(", ");
-    for (const el of document.querySelectorAll(stale)) {
-      if (typeof el.iwgtClose === "function") el.iwgtClose(undefined);
-      else el.remove();
-    }
-  }
-
-  // ---------------------------------------------------------------- derived facts
-
-  obs() {
-    return (this.view && this.view.observation) || {};
-  }
+  obs() { return this.shell.obs(); }
+  actions() { return this.shell.actions(); }
+  movable() { return this.shell.movable(); }
+  myTurn() { return this.shell.myTurn(); }
+  send(action) { return this.shell.send(action); }
 
   unitsById() {
     return new Map((this.obs().units || []).map((u) => [u.id, u]));
-  }
-
-  actions() {
-    return (this.view && this.view.options && this.view.options.actions) || [];
-  }
-
-  movable() {
-    return new Set((this.view && this.view.options && this.view.options.movable) || []);
-  }
-
-  myTurn() {
-    const v = this.view;
-    if (!v || v.status !== "playing") return false;
-    const obs = this.obs();
-    return obs.to_move === v.seat && this.mySeats().includes(v.seat);
   }
 
   myUnitIds() {
@@ -315,20 +119,49 @@ export class TableScreen {
     return ids;
   }
 
-  // ---------------------------------------------------------------- rendering
+  // ---------------------------------------------------------------- hooks the shell calls
 
-  render() {
-    const v = this.view;
-    if (!v) return;
-    const obs = this.obs();
-    const names = this.names();
+  onView(view, { fresh, previous }) {
     const now = performance.now();
+    if (fresh) {
+      const obs = view.observation || {};
+      if (obs.phase !== "deploy") this.selected = null;
+      this.order = null;
+      if (this.selected !== null && !this.myUnitIds().has(this.selected)) this.selected = null;
+      const prevPhase = previous && previous.observation && previous.observation.phase;
+      if (obs.phase !== prevPhase) closeTransientDialogs();
+    }
+    for (const e of view.events || []) {
+      if (e.event === "SpellCast") {
+        const caster = this.unitsById().get(e.unit);
+        this.banner = `${caster ? caster.name : "A wizard"} is casting ${e.name || spellInfo(e.spell).name}`;
+        this.bannerUntil = now + BANNER_MS;
+      }
+    }
+    const obs = view.observation || {};
+    if (obs.casting && !(this.bannerUntil > now)) {
+      const caster = this.unitsById().get(obs.casting.caster);
+      this.banner = `${caster ? caster.name : "A wizard"} is casting ${spellInfo(obs.casting.spell).name}`;
+      this.bannerUntil = now + BANNER_MS;
+    }
+  }
+
+  phase(view) {
+    const obs = view.observation || {};
+    const step = STEP_NAMES[obs.step] || humanise(obs.step || "");
+    const phase = PHASE_NAMES[obs.phase] || humanise(obs.phase || "");
+    return obs.phase === "deploy" ? "Deployment"
+      : `Turn ${obs.turn}${obs.turn_limit ? ` of ${obs.turn_limit}` : ""} · ${phase}${step && step !== phase ? ` · ${step}` : ""}`;
+  }
+
+  waiting(view) {
+    const obs = view.observation || {};
+    return obs.awaiting_die ? "The dice decide…" : "The table is working…";
+  }
+
+  render(view) {
+    const obs = view.observation || {};
     this.board.setBoard(obs.board || { width: 0, height: 0, terrain: [] });
-    const live = (list) => list.filter((l) => !l.expires || l.expires > now);
-    this.lights.error = live(this.lights.error);
-    this.lights.view = live(this.lights.view);
-    this.lights.selection = live(this.lights.selection);
-    const lights = [...this.lights.view, ...this.lights.selection, ...this.lights.error];
     const targets = new Map();
     const previews = [];
     if (this.order) {
@@ -342,72 +175,92 @@ export class TableScreen {
     } else if (this.deploying() && this.selected !== null) {
       for (const a of this.actions()) if (a.type === "place" && a.unit === this.selected) targets.set(key(a.to), "place");
     }
-    this.board.render({ units: obs.units || [], lights, mine: this.pickable(), selected: this.selected, targets, previews });
-
-    // Header.
-    const title = this.scenarioTitles.get(`${obs.game}/${obs.scenario}`) || humanise(obs.scenario || "Table");
-    this.elTitle.textContent = title;
-    this.elTitle.title = `Table ${this.tableId}`;
-    const step = STEP_NAMES[obs.step] || humanise(obs.step || "");
-    const phase = PHASE_NAMES[obs.phase] || humanise(obs.phase || "");
-    this.elPhase.textContent = obs.phase === "deploy" ? "Deployment" :
-      `Turn ${obs.turn}${obs.turn_limit ? ` of ${obs.turn_limit}` : ""} · ${phase}${step && step !== phase ? ` · ${step}` : ""}`;
-    let whose;
-    if (v.status !== "playing") whose = v.status === "quit" ? "Game quit" : "Game over";
-    else if (obs.to_move === null || obs.to_move === undefined) whose = obs.awaiting_die ? "The dice decide…" : "The table is working…";
-    else if (this.myTurn()) whose = `Your turn: ${names[obs.to_move]}`;
-    else whose = `${names[obs.to_move] || `Seat ${obs.to_move}`} to play`;
-    this.elTurn.textContent = whose;
-    this.elTurn.dataset.mine = this.myTurn() ? "true" : "false";
-    this.elTurn.dataset.side = String(obs.to_move ?? "");
-    this.root.dataset.seat = String(v.seat);
-
-    this.renderLegend(obs);
-    this.renderPrompt();
+    this.board.render({ units: obs.units || [], lights: this.shell.lights(), mine: this.pickable(), selected: this.selected,
+      targets, previews });
     fill(this.elCards, renderCards({
-      cards: v.cards,
-      units: obs.units || [], seat: v.seat, sideNames: names, actions: this.myTurn() ? this.actions() : [],
+      cards: view.cards,
+      units: obs.units || [], seat: view.seat, sideNames: this.names(), actions: this.myTurn() ? this.actions() : [],
       selected: this.selected, onOrder: (type, u, extra) => this.cardOrder(type, u, extra),
     }));
-    this.renderLog();
-
-    // Action bar.
     const deploying = this.deploying();
     this.elTick.hidden = !(deploying && this.infraDone());
     const canEnd = this.myTurn() && !deploying && this.actions().some((a) => a.type === "end_phase");
     this.elEnd.hidden = !canEnd || obs.phase === "spells";
-    this.updateBanner(now);
-    this.updateTimer(now);
+    this.tick(performance.now());
   }
 
-  renderLegend(obs) {
+  legend(view) {
+    const obs = view.observation || {};
     const kinds = new Set(["open", ...(obs.board && obs.board.terrain ? obs.board.terrain.map((t) => t.kind) : [])]);
-    fill(this.elLegend, [...kinds].map((k) => h("span", { class: "legend-item" },
-      h("span", { class: ["swatch", `terrain-${k}`], "aria-hidden": "true" }), TERRAIN[k] || humanise(k))),
+    return [...[...kinds].map((k) => h("span", { class: "legend-item" },
+      h("span", { class: ["swatch", `terrain-${k}`], "aria-hidden": "true" }), (TERRAIN[k] || {}).name || humanise(k))),
     h("span", { class: "legend-item" }, h("span", { class: "swatch side-0", "aria-hidden": "true" }), this.names()[0]),
-    h("span", { class: "legend-item" }, h("span", { class: "swatch side-1", "aria-hidden": "true" }), this.names()[1]));
+    h("span", { class: "legend-item" }, h("span", { class: "swatch side-1", "aria-hidden": "true" }), this.names()[1])];
   }
 
-  renderLog() {
-    const steps = (this.view && this.view.log) || [];
+  logLines(step) {
     const units = this.unitsById();
     const name = (id) => (units.get(id) || { name: `unit ${id}` }).name;
-    const lines = steps.flatMap((st) => describeStep(st, name, this.names()));
-    fill(this.elLog, lines.slice(-120).map((line) => h("li", {}, line)));
-    this.elLog.scrollTop = this.elLog.scrollHeight;
+    return describeStep(step, name, this.names());
   }
 
-  renderPrompt() {
-    const v = this.view;
-    const obs = this.obs();
+  /** Options adds End Phase and Add troops (VX-15-23, VX-15-24). */
+  options() {
+    const acts = this.actions();
+    const troops = acts.filter((a) => a.type === "add_troops");
+    return [
+      { label: "End Phase", kind: "primary", testid: "options-end-phase",
+        disabled: !(this.myTurn() && acts.some((a) => a.type === "end_phase")), run: () => this.endPhase() },
+      { label: "Add troops", testid: "options-add-troops", disabled: !troops.length, run: () => this.addTroops(troops) },
+    ];
+  }
+
+  /** Game Over's own part: the final health bars and the plague's story. */
+  finalReport(view) {
+    const obs = view.observation || {};
+    return panels.finalReport({ names: this.names(), units: obs.units, report: view.report, plague: obs.plague_chain });
+  }
+
+  tick(now) {
+    const on = this.bannerUntil > now;
+    this.elBanner.hidden = !on;
+    if (on && this.elBanner.textContent !== this.banner) this.elBanner.textContent = this.banner;
+  }
+
+  /** Dialogs that follow a view: the health-bar report, the wizards' spells. */
+  afterView(v) {
+    const names = this.names();
+    // A step with combat first plays its lights (VX-14-04 to VX-14-07) on the board, then the report covers it.
+    const reportKey = v.report ? `${v.report.turn ?? ""}:${JSON.stringify(v.report).length}` : "";
+    if (v.report && reportKey !== this.dismissedReport && !this.dialogs.report) {
+      this.dialogs.report = "pending";
+      setTimeout(() => {
+        this.dialogs.report = panels.showReport(v.report, names).then(() => {
+          this.dismissedReport = reportKey;
+          localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
+          this.dialogs.report = null;
+        });
+      }, this.shell.coverDelay(v));
+    }
+    // VX-15-05: each wizard is asked about his spells once the infrastructure is placed.
+    if (this.deploying() && this.infraDone() && !this.dialogs.spells) {
+      const next = this.actions().find((a) => a.type === "spells" && !this.spellsSent.has(a.unit));
+      if (next) this.armWizard(next.unit);
+    }
+  }
+
+  // ---------------------------------------------------------------- prompts
+
+  prompt(view) {
+    const obs = view.observation || {};
     const parts = [];
     const units = this.unitsById();
-    if (v.status !== "playing") {
-      parts.push(h("p", {}, v.status === "quit" ? "The game was quit." : "The game is over."));
+    if (view.status !== "playing") {
+      parts.push(h("p", {}, view.status === "quit" ? "The game was quit." : "The game is over."));
     } else if (this.order) {
       parts.push(h("h2", {}, this.order.title),
         h("p", {}, this.order.hint),
-        h("button", { type: "button", class: "btn secondary", testid: "order-cancel", onclick: () => { this.order = null; this.render(); } }, "Cancel"));
+        h("button", { type: "button", class: "btn secondary", testid: "order-cancel", onclick: () => { this.order = null; this.redraw(); } }, "Cancel"));
     } else if (!this.myTurn()) {
       parts.push(h("h2", {}, "Please wait"),
         h("p", {}, obs.to_move === null || obs.to_move === undefined
@@ -420,7 +273,7 @@ export class TableScreen {
     } else {
       parts.push(...this.movePrompt(units));
     }
-    fill(this.elPrompt, parts);
+    return parts;
   }
 
   deployPrompt(obs) {
@@ -435,9 +288,9 @@ export class TableScreen {
         h("p", {}, byKind.size ? "Place these terrain pieces on the table, then tap the tick." : "This scenario has no terrain pieces: tap the tick."),
         h("ul", { class: "infra-list", testid: "infra-list" }, [...byKind].map(([kind, cells]) => h("li", {},
           h("span", { class: ["swatch", `terrain-${kind}`], "aria-hidden": "true" }),
-          h("strong", {}, TERRAIN[kind] || humanise(kind)), " ", cells.map((c) => `[${c[0]}, ${c[1]}]`).join(" ")))),
+          h("strong", {}, (TERRAIN[kind] || {}).name || humanise(kind)), " ", cells.map((c) => `[${c[0]}, ${c[1]}]`).join(" ")))),
         h("button", { type: "button", class: "btn primary huge tick", testid: "infra-tick",
-          onclick: () => { localStorage.setItem(`iwgt-infra-${this.tableId}`, "1"); this.render(); this.afterRender(); } },
+          onclick: () => { localStorage.setItem(`iwgt-infra-${this.tableId}`, "1"); this.redraw(); this.afterView(this.view); } },
         icon("tick"), h("span", {}, "Infrastructure placed")),
       ];
     }
@@ -488,89 +341,7 @@ export class TableScreen {
     return out;
   }
 
-  updateBanner(now) {
-    const on = this.bannerUntil > now;
-    this.elBanner.hidden = !on;
-    if (on && this.elBanner.textContent !== this.banner) this.elBanner.textContent = this.banner;
-  }
-
-  updateTimer(now) {
-    const t = this.view && this.view.timer;
-    if (!t || this.timerEnd === null) {
-      this.elTimer.textContent = "–:––";
-      this.elTimer.className = "timer idle";
-      this.elTimer.dataset.remaining = "";
-      return;
-    }
-    const left = Math.max(0, (this.timerEnd - now) / 1000);
-    const whole = Math.ceil(left);
-    this.elTimer.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    this.elTimer.className = ["timer", left < TIMER_RED_S ? "urgent" : "", t.seat === this.view.seat ? "mine" : ""].join(" ");
-    this.elTimer.dataset.remaining = String(whole);
-    this.elTimer.setAttribute("aria-label", `${whole} seconds left to move for ${this.names()[t.seat] || ""}`);
-  }
-
-  everySecond() {
-    const now = performance.now();
-    this.updateTimer(now);
-    this.updateBanner(now);
-    const expired = (list) => list.some((l) => l.expires && l.expires <= now);
-    if (expired(this.lights.view) || expired(this.lights.error) || expired(this.lights.selection)) this.render();
-  }
-
-  /** Dialogs that follow a view: report, die, game over, the wizards' spells. */
-  afterRender() {
-    const v = this.view;
-    if (!v) return;
-    const names = this.names();
-    // A step with combat first plays its lights (VX-14-04 to VX-14-07) on the board, then the report covers it.
-    const fought = (v.events || []).some((e) => e.event === "AttackResolved" || e.event === "CloseCombatOutcome");
-    const pause = fought ? LIGHTS_BEFORE_REPORT_MS : 0;
-    if (v.status === "over" || v.status === "quit") {
-      if (!this.dialogs.over) {
-        this.dialogs.over = "pending";
-        setTimeout(() => {
-          this.closeTransientDialogs();
-          this.dialogs.over = panels.showGameOver({
-            result: v.result || this.obs().result, names, units: this.obs().units, report: v.report,
-            plague: this.obs().plague_chain, title: v.status === "quit" ? "Game quit" : "Game Over",
-            onNew: () => { this.socket.close(); location.assign("/"); },
-            onExport: () => this.exportRecord(),
-          });
-        }, pause);
-      }
-      return;
-    }
-    if (v.die && !this.dialogs.die) {
-      this.dialogs.die = panels.askDie(v.die, (face) => this.socket.die(face));
-      this.dialogs.die.done.then(() => { this.dialogs.die = null; });
-    } else if (!v.die && this.dialogs.die) {
-      this.dialogs.die.close(null);
-    }
-    const reportKey = v.report ? `${v.report.turn ?? ""}:${JSON.stringify(v.report).length}` : "";
-    if (v.report && reportKey !== this.dismissedReport && !this.dialogs.report) {
-      this.dialogs.report = "pending";
-      setTimeout(() => {
-        this.dialogs.report = panels.showReport(v.report, names).then(() => {
-          this.dismissedReport = reportKey;
-          localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
-          this.dialogs.report = null;
-        });
-      }, pause);
-    }
-    // VX-15-05: each wizard is asked about his spells once the infrastructure is placed.
-    if (this.deploying() && this.infraDone() && !this.dialogs.spells) {
-      const next = this.actions().find((a) => a.type === "spells" && !this.spellsSent.has(a.unit));
-      if (next) this.armWizard(next.unit);
-    }
-  }
-
   // ---------------------------------------------------------------- acting
-
-  send(action) {
-    if (!this.view) return null;
-    return this.socket.act(this.view.seat, action);
-  }
 
   async armWizard(unitId) {
     if (this.dialogs.spells) return;
@@ -584,7 +355,7 @@ export class TableScreen {
     } finally {
       this.dialogs.spells = false;
     }
-    this.afterRender();
+    this.afterView(this.view);
   }
 
   async confirmDeployment() {
@@ -604,19 +375,12 @@ export class TableScreen {
   }
 
   deselect(render = true) {
-    this.selected = null;
-    this.selection = null;
-    this.lights.selection = [];
-    if (render) this.render();
+    this.shell.select(null, { render });
   }
 
   selectUnit(id) {
-    this.selected = id;
-    this.selection = null;
-    this.lights.selection = [];
     this.order = null;
-    if (!this.deploying() && this.movable().has(id)) this.socket.select(this.view.seat, id);
-    this.render();
+    this.shell.select(id, { ask: !this.deploying() && this.movable().has(id) });
   }
 
   tapUnit(id, cell) {
@@ -654,7 +418,7 @@ export class TableScreen {
       this.order = null;
       if (done) done(action);
       else this.send(action);
-      this.render();
+      this.redraw();
       return;
     }
     if (this.selected === null) return;
@@ -677,12 +441,12 @@ export class TableScreen {
   setDown(id, cell) {
     const u = this.unitsById().get(id);
     if (!cell || !u || (u.cell && key(u.cell) === key(cell))) {
-      this.render(); // back where it was
+      this.redraw(); // back where it was
       return;
     }
     if (this.selected !== id) this.selected = id;
     this.tapCell(cell);
-    this.render();
+    this.redraw();
   }
 
   async moveTo(unit, cell) {
@@ -729,6 +493,7 @@ export class TableScreen {
         title: "Whom does the Grima follow?",
         testid: "quarry-dialog",
         dismissable: true,
+        transient: true,
         body: h("p", {}, "Choose the enemy character she will hunt. The enemy never learns it."),
         buttons: [
           ...list.map((a) => ({ label: (units.get(a.target) || { name: `#${a.target}` }).name, value: a.target, kind: "primary", testid: `quarry-${a.target}` })),
@@ -751,7 +516,7 @@ export class TableScreen {
         ? "Tap the cell he burrows to, unseen." : "Tap the cell the portal sends it to.",
       cells: new Map(acts.map((a) => [key(a[field]), a])),
     };
-    this.render();
+    this.redraw();
   }
 
   async castFlow() {
@@ -781,35 +546,23 @@ export class TableScreen {
       cells: new Map(targeted.map((a) => [key(a.target), a])),
       then: (action) => go(action),
     };
-    this.render();
+    this.redraw();
   }
 
-  async openOptions() {
-    const acts = this.actions();
-    const canEnd = this.myTurn() && acts.some((a) => a.type === "end_phase");
-    const troops = acts.filter((a) => a.type === "add_troops");
-    const choice = await panels.optionsMenu({ canEnd, canAdd: troops.length > 0 });
-    if (choice === "end_phase") this.endPhase();
-    else if (choice === "add_troops") {
-      const ids = [...new Set(troops.map((a) => a.unit))];
-      const id = await panels.chooseTroops(ids, this.unitsById());
-      if (id === undefined) return;
-      const u = this.unitsById().get(id) || { name: `#${id}` };
-      this.order = {
-        type: "add_troops",
-        unit: id,
-        title: `Add troops: ${u.name}`,
-        hint: "Tap a lit entry cell to bring them onto the table.",
-        cells: new Map(troops.filter((a) => a.unit === id).map((a) => [key(a.to), a])),
-      };
-      this.render();
-    } else if (choice === "quit") {
-      await confirmQuit(this.socket);
-    }
-  }
-
-  async exportRecord() {
-    await downloadRecord(this.tableId, this.token);
+  /** Late reinforcements: which waiting unit joins, then a lit entry cell. */
+  async addTroops(troops) {
+    const ids = [...new Set(troops.map((a) => a.unit))];
+    const id = await panels.chooseTroops(ids, this.unitsById());
+    if (id === undefined) return;
+    const u = this.unitsById().get(id) || { name: `#${id}` };
+    this.order = {
+      type: "add_troops",
+      unit: id,
+      title: `Add troops: ${u.name}`,
+      hint: "Tap a lit entry cell to bring them onto the table.",
+      cells: new Map(troops.filter((a) => a.unit === id).map((a) => [key(a.to), a])),
+    };
+    this.redraw();
   }
 }
 
@@ -834,4 +587,3 @@ function previewText(expected) {
 function fmtNum(v) {
   return Math.abs(v) >= 10 ? String(Math.round(v)) : v.toFixed(1);
 }
-export { TableScreen as Screen };
