@@ -65,6 +65,12 @@ class ValhallaPlugin(GamePlugin):
         """Each side's coins at the end (VH-WL-01..08)."""
         return {"coins": list(state.coins)}
 
+    def notation(self, state: Any) -> str:
+        """The position in the game's one-line notation (grammar: ``iwgt.games.valhalla.notation``)."""
+        from iwgt.games.valhalla.notation import notation
+
+        return notation(state)
+
     @property
     def web(self) -> Path | None:
         """The folder of the game's browser screen."""

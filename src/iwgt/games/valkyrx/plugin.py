@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, package_web
 from iwgt.core.protocol import JSON
@@ -60,6 +60,12 @@ class ValkyrxPlugin(GamePlugin):
         from iwgt.games.valkyrx.cli import commands
 
         return commands()
+
+    def notation(self, state: Any) -> str:
+        """The position in the game's one-line notation (grammar: ``iwgt.games.valkyrx.notation``)."""
+        from iwgt.games.valkyrx.notation import notation
+
+        return notation(state)
 
     @property
     def web(self) -> Path | None:
