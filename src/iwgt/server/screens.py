@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from iwgt.core.protocol import JSON, Seat
@@ -41,12 +41,6 @@ class Screens:
     def discard(self, screen: Screen) -> None:
         """A screen leaves."""
         self._screens.discard(screen)
-
-    def __iter__(self) -> Iterator[Screen]:
-        return iter(list(self._screens))
-
-    def __len__(self) -> int:
-        return len(self._screens)
 
     def send_view(self, screen: Screen, snap: Snapshot) -> None:
         """Send one screen its view (a screen that just joined, or a retried message's answer)."""
