@@ -443,8 +443,10 @@ export class Shell {
     this.renderHeader(v);
     this.game.render(v);
     fill(this.elLegend, (this.game.legend && this.game.legend(v)) || []);
-    fill(this.elPrompt, (this.game.prompt && this.game.prompt(v)) || [],
+    const prompt = (this.game.prompt && this.game.prompt(v)) || [];
+    fill(this.elPrompt, prompt,
       this.refusal ? h("p", { class: "refusal", testid: this.traits.testids.refusal, role: "alert" }, this.refusal) : null);
+    this.elPrompt.hidden = !this.elPrompt.childNodes.length; // nothing to say: no empty box
     this.renderLog(v);
     this.updateTimer(performance.now());
   }
@@ -530,16 +532,19 @@ export class Shell {
     if (this.game.afterView) this.game.afterView(v);
   }
 
-  /** The words for who won: the game's own, else the winning seats' names. */
+  /** Who won, in words: the game's own (`verdict`), else the winning seats' names from `view.result`. */
   verdict(v) {
     if (v.status === "quit") return "The game was quit.";
     const res = v.result || {};
+    if (this.game.verdict) {
+      const words = this.game.verdict(res, v);
+      if (words) return words;
+    }
     let winners = Array.isArray(res.winners) ? res.winners : [];
     if (!winners.length && res.winner !== null && res.winner !== undefined) winners = [res.winner];
     if (!winners.length) return "A draw.";
-    const name = (this.game.winnerName && this.game.winnerName(res, v))
-      || winners.map((s) => this.seatName(s)).join(" and ");
-    return `${name} win!`;
+    if (winners.length === 1) return `${this.seatName(winners[0])} wins!`;
+    return `${winners.map((s) => this.seatName(s)).join(" and ")} win!`;
   }
 
   showGameOver() {

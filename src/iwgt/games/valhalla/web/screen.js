@@ -144,9 +144,9 @@ export class Screen {
     return view.die ? "Roll the die" : "The table rolls…";
   }
 
-  /** The winning side by its name ("Raiders"), whichever of its players the seats are. */
-  winnerName(result) {
-    return result.side || null;
+  /** The winning side by its name ("Raiders win!"), whichever of its players won. */
+  verdict(result) {
+    return result.side ? `${result.side} win!` : null;
   }
 
   render(view) {

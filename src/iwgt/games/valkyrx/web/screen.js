@@ -215,6 +215,11 @@ export class Screen {
     ];
   }
 
+  /** The winner is a side's forces: "Forces of the Light win!". */
+  verdict(result) {
+    return result.winner !== null && result.winner !== undefined ? `${this.names()[result.winner]} win!` : null;
+  }
+
   /** Game Over's own part: the final health bars and the plague's story. */
   finalReport(view) {
     const obs = view.observation || {};
