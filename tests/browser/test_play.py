@@ -984,8 +984,8 @@ def test_the_options_menu_stays_open_when_the_other_side_ends_a_phase(
     wait_version(page, v + 1)
     expect(tid(page, "phase")).to_contain_text("Spells")
     page.wait_for_timeout(300)
-    # Fails while src/iwgt/web/table.js showView() calls closeTransientDialogs() on every phase change and
-    # that list includes the Options menu.
+    # Fails if closing the stale dialogs on a phase change (closeTransientDialogs, web/shell.js) takes in the
+    # Options menu, which is not transient.
     expect(tid(page, "options-menu")).to_be_visible(timeout=2000)
     expect(tid(page, "options-quit")).to_be_enabled()
     page.close()
