@@ -114,14 +114,14 @@ def simulate(
     g = plugin.game
     if plugin.bot() is None:
         raise fail(f"{g.title} has no built-in bot to play it headless")
-    bots: dict[int, Any] = {}  # one bot per seat (a Valhalla raid has several players a side)
+    bots: dict[int, Any] = {}  # one bot per seat (a scenario may seat several players a side)
     print_events = plugin.report() or _print_plain
     try:
         scen = g.load_scenario(scenario if scenario is not None else g.scenario_names()[0])
     except GameError as exc:
         raise fail(exc.message) from None
     # With physical dice the players roll every die the referee awaits; the table still rolls the secret dice
-    # (the plague's carrier, Valhalla's deal) itself, from the seed.
+    # (a hidden carrier, a shuffled deck) itself, from the seed.
     match = Match(g, scen, SeededDice(seed), None if physical_dice else seed, by_hand=physical_dice)
     if not as_json:
         dice_name = "physical dice" if physical_dice else f"seed {seed}"

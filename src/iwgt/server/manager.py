@@ -52,7 +52,7 @@ class CreateRequest:
     def parse(cls, data: Any, *, need_scenario: bool = True, seat_count: int | None = None) -> CreateRequest:
         """Read and check the request body; a bad field is refused by name.
 
-        The number of seats comes from the scenario (a Valhalla scenario has one seat per player); an import,
+        The number of seats comes from the scenario (the game's ``seats(scenario)``); an import,
         whose scenario is the record's own, gives it as ``seat_count``.
         """
         if not isinstance(data, dict):
