@@ -26,7 +26,7 @@ from iwgt.games.valhalla.events import (
     TurnBegan,
     TurnEnded,
 )
-from iwgt.games.valhalla.movement import figure_radius
+from iwgt.games.valhalla.movement import charge_end, drop, figure_radius
 from iwgt.games.valhalla.scenario import THING_RADIUS
 from iwgt.games.valhalla.state import Figure, ValhallaState, card_label
 from iwgt.geometry.plane import EPS, edge_distance
@@ -77,6 +77,29 @@ def deal(state: ValhallaState, face: int, events: list[Event]) -> Step:
     order = tuple(sorted((c, s) for s, hand in enumerate(state.hands) for c in hand))
     state = replace(state, phase="activate", order=order, card_index=0)
     return next_card(state, events)
+
+
+def allowance(f: Figure) -> int:
+    """The actions a figure's activation allows: fewer when it is shocked or wounded (VH-AC-02, VH-AC-03)."""
+    a = rules().actions
+    return a.when_hurt if f.hurt else a.per_activation
+
+
+def activate(state: ValhallaState, f: Figure) -> ValhallaState:
+    """The state once the card that is up activates this figure: its allowance, no action used yet."""
+    state = replace(state, active=f.id, allowance=allowance(f), actions_used=0)
+    return state.with_figure(replace(f, activated=True))
+
+
+def recover(state: ValhallaState, f: Figure) -> ValhallaState:
+    """The state after a figure recovers: one shock marker less (VH-AC-14)."""
+    return state.with_figure(replace(f, shock=f.shock - 1))
+
+
+def coin_targets(state: ValhallaState) -> tuple[int, int]:
+    """The coins each side needs to win: so many per player of the side (VH-WL-08)."""
+    per = rules().table.coins_per_player
+    return per * len(state.scenario.side_seats(0)), per * len(state.scenario.side_seats(1))
 
 
 def eligible(state: ValhallaState, seat: int) -> list[Figure]:
@@ -195,6 +218,17 @@ def fight_sides(
     )
 
 
+def charge_sides(state: ValhallaState, f: Figure, target: Figure) -> tuple[Fighter, Fighter]:
+    """Both fighters of the combat a charge would start, as the dice will see them: the charger charging from
+    the contact point ``charge_into`` puts it on, the target the one charged (``fight_sides`` after the
+    charge; no state is built, as the bot asks this for every enemy that might charge)."""
+    moved = replace(f, at=charge_end(f, target))
+    return (
+        fighter(state, moved, target, charging=True, charged=False),
+        fighter(state, target, moved, charging=False, charged=True),
+    )
+
+
 def resolve_fight(state: ValhallaState, a_face: int, d_face: int, events: list[Event]) -> Step:
     """Both dice are in: compare the scores; the hits call for saving throws (VH-CO-10..13)."""
     fight = state.fight
@@ -236,10 +270,10 @@ def kill(state: ValhallaState, f: Figure, events: list[Event]) -> ValhallaState:
     """A figure goes to Valhalla: off the table, out of its combats, dropping what it carried."""
     events.append(FigureKilled(f.id))
     if f.carrying is not None:
-        t = state.things[f.carrying]
-        state = state.with_thing(replace(t, carrier=None, at=f.at))
-        events.append(ThingDropped(f.id, t.id, f.at))
-    state = state.with_figure(replace(f, alive=False, carrying=None, shock=0))
+        events.append(ThingDropped(f.id, f.carrying, f.at))
+        state = drop(state, f)
+        f = state.figure(f.id)
+    state = state.with_figure(replace(f, alive=False, shock=0))
     return replace(
         state,
         engagements=tuple(e for e in state.engagements if not e.has(f.id)),
@@ -275,7 +309,7 @@ def settle_scores(state: ValhallaState, events: list[Event]) -> Step:
     """Score objectives just achieved, then see whether a side has won (VH-WL-07, VH-WL-08)."""
     state = check_objectives(state, events)
     spec = state.scenario.spec
-    targets = [rules().table.coins_per_player * len(state.scenario.side_seats(s)) for s in (0, 1)]
+    targets = coin_targets(state)
     reached = [s for s in (0, 1) if state.coins[s] >= targets[s]]
     if reached:
         if len(reached) == 2:  # decided: both at once, the richer side wins; equal is a draw

@@ -6,15 +6,14 @@ weighs its choices with them. They use the same rule code as the game and the od
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from iwgt.games.valhalla.actions import Action, Charge, Fight, Shoot
-from iwgt.games.valhalla.flow import fighter
-from iwgt.games.valhalla.movement import charge_problem, contact_point
+from iwgt.games.valhalla.flow import charge_sides, fighter
+from iwgt.games.valhalla.movement import charge_problem
 from iwgt.games.valhalla.odds import CombatOdds, ShotOdds, combat_odds, shoot_odds
 from iwgt.games.valhalla.shooting import shot_problem
-from iwgt.games.valhalla.state import Engagement, ValhallaState
+from iwgt.games.valhalla.state import ValhallaState
 
 
 def charge_odds(state: ValhallaState, fid: int, target: int) -> CombatOdds | None:
@@ -22,12 +21,7 @@ def charge_odds(state: ValhallaState, fid: int, target: int) -> CombatOdds | Non
     f, t = state.figure(fid), state.figure(target)
     if charge_problem(state, f, t) is not None:
         return None
-    moved = replace(f, at=contact_point(f, t))
-    after = replace(state.with_figure(moved), engagements=(*state.engagements, Engagement(fid, target)))
-    return combat_odds(
-        fighter(after, moved, t, charging=True, charged=False),
-        fighter(after, t, moved, charging=False, charged=True),
-    )
+    return combat_odds(*charge_sides(state, f, t))
 
 
 def fight_odds(state: ValhallaState, fid: int, opponent: int) -> CombatOdds | None:

@@ -34,26 +34,32 @@ from iwgt.games.valhalla.events import (
 )
 from iwgt.games.valhalla.facts import FACTS, RULES_VERSION
 from iwgt.games.valhalla.flow import (
+    activate,
     after_action,
     award,
     baggage_done,
     baggage_driver,
     end_activation,
+    recover,
     start_turn,
 )
 from iwgt.games.valhalla.movement import (
     baggage_problem,
     baggage_targets,
+    charge_into,
     charge_problem,
-    contact_point,
+    cross_end,
     cross_problem,
-    figure_radius,
+    drop,
     move_problem,
     move_targets,
     near_thing,
     nearest_enemy_gap,
+    pick_up,
+    relocate,
     withdraw_problem,
     withdraw_targets,
+    withdraw_to,
 )
 from iwgt.games.valhalla.observe import observe, state_to_json
 from iwgt.games.valhalla.scenario import (
@@ -305,8 +311,8 @@ class ValhallaGame:
                 why = cross_problem(state, f, action.obstacle)
                 if why is not None:
                     raise IllegalAction(why)
-                to = rounded(state.scenario.ground.beyond(action.obstacle, f.at, figure_radius()))
-                state = self._relocate(state, f, to)
+                to = cross_end(state, f, action.obstacle)
+                state = relocate(state, f, to)
                 events.append(ObstacleCrossed(f.id, action.obstacle, to))
                 return self._spent(state, events)
             case act.Charge():
@@ -320,26 +326,21 @@ class ValhallaGame:
                 why = self._pickup_problem(state, f, t)
                 if why is not None:
                     raise IllegalAction(why)
-                state = state.with_thing(replace(t, carrier=f.id, at=f.at)).with_figure(
-                    replace(f, carrying=t.id)
-                )
+                state = pick_up(state, f, t)
                 events.append(ThingPickedUp(f.id, t.id))
                 return self._spent(state, events)
             case act.Drop():
                 self._free(state, f)
                 if f.carrying is None:
                     raise IllegalAction(f"{f.name} carries nothing to drop")
-                t = state.things[f.carrying]
-                state = state.with_thing(replace(t, carrier=None, at=f.at)).with_figure(
-                    replace(f, carrying=None)
-                )
-                events.append(ThingDropped(f.id, t.id, f.at))
+                events.append(ThingDropped(f.id, f.carrying, f.at))
+                state = drop(state, f)
                 return self._spent(state, events)
             case act.Recover():
                 why = self._recover_problem(state, f)
                 if why is not None:
                     raise IllegalAction(why)
-                state = state.with_figure(replace(f, shock=f.shock - 1))
+                state = recover(state, f)
                 events.append(Recovered(f.id, f.shock - 1))
                 return self._spent(state, events)
             case act.Shoot():
@@ -378,11 +379,8 @@ class ValhallaGame:
             return state, []
         if f.activated:
             raise IllegalAction(f"{f.name} has already been activated this turn")
-        allowance = rules().actions.when_hurt if f.hurt else rules().actions.per_activation
-        state = replace(state, active=f.id, allowance=allowance, actions_used=0).with_figure(
-            replace(f, activated=True)
-        )
-        return state, [FigureActivated(f.id, allowance)]
+        state = activate(state, f)
+        return state, [FigureActivated(f.id, state.allowance)]
 
     def _spent(self, state: ValhallaState, events: list[Event]) -> tuple[ValhallaState, list[Event]]:
         """One action used; the activation ends when none is left."""
@@ -393,12 +391,6 @@ class ValhallaGame:
         if state.engaged(f.id):
             raise IllegalAction(f"{f.name} is in combat: it may only continue fighting or withdraw")
 
-    def _relocate(self, state: ValhallaState, f: Figure, to: XY) -> ValhallaState:
-        """Move a figure, and what it carries with it."""
-        if f.carrying is not None:
-            state = state.with_thing(replace(state.things[f.carrying], at=to))
-        return state.with_figure(replace(f, at=to))
-
     def _move(
         self, state: ValhallaState, f: Figure, action: act.Move, events: list[Event]
     ) -> tuple[ValhallaState, list[Event]]:
@@ -407,7 +399,7 @@ class ValhallaGame:
         why = move_problem(state, f, path, rules().actions.move)
         if why is not None:
             raise IllegalAction(why)
-        state = self._relocate(state, f, path[-1])
+        state = relocate(state, f, path[-1])
         events.append(FigureMoved(f.id, tuple(path), round(state.scenario.ground.path_cost(path), 2)))
         return self._spent(state, events)
 
@@ -422,13 +414,10 @@ class ValhallaGame:
         why = charge_problem(state, f, target)
         if why is not None:
             raise IllegalAction(why)
-        to = rounded(contact_point(f, target))
-        state = self._relocate(state, f, to)
-        from iwgt.games.valhalla.state import Engagement
-
+        state = charge_into(state, f, target)
+        to = state.figure(f.id).at
         state = replace(
             state,
-            engagements=(*state.engagements, Engagement(f.id, target.id)),
             fight=Fight(f.id, target.id, charging=True),
             actions_used=state.allowance,  # decided (VH-AC-09): the charge's combat ends the activation
         )
@@ -459,10 +448,7 @@ class ValhallaGame:
         why = withdraw_problem(state, f, to)
         if why is not None:
             raise IllegalAction(why)
-        state = self._relocate(state, f, to)
-        state = replace(
-            state, engagements=tuple(e for e in state.engagements if not e.has(f.id)), withdrew=True
-        )
+        state = withdraw_to(state, f, to)
         events.append(Withdrew(f.id, to))
         coins = rules().figures[f.kind].withdraw_coins
         if coins:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shapely.geometry import LineString
 
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.scenario import THING_RADIUS
-from iwgt.games.valhalla.state import Figure, Thing, ValhallaState
+from iwgt.games.valhalla.state import Engagement, Figure, Thing, ValhallaState
 from iwgt.geometry.plane import EPS, XY, Ground, closest_approach, distance, edge_distance, rounded, toward
 
 DIRECTIONS = 16
@@ -230,6 +230,11 @@ def contact_point(f: Figure, target: Figure) -> XY:
     return toward(target.at, f.at, 2 * figure_radius())
 
 
+def charge_end(f: Figure, target: Figure) -> XY:
+    """The contact point a charge ends on, kept to hundredths as positions are."""
+    return rounded(contact_point(f, target))
+
+
 def charge_gap(a: XY, b: XY) -> float:
     """The edge-to-edge distance a charge must cover, measured to the hundredth of an inch as positions are
     kept (and as the shooting range is): a figure that stopped on an enemy's 2" ring can charge it."""
@@ -307,7 +312,7 @@ def cross_problem(state: ValhallaState, f: Figure, index: int) -> str | None:
         return (
             f'{f.name} is not within {rules().actions.cross_reach:g}" of the {ground.obstacles[index].kind}'
         )
-    end = rounded(ground.beyond(index, f.at, r))
+    end = cross_end(state, f, index)
     if not ground.on_table(end, r):
         return "the far side is off the table"
     for i, o in enumerate(ground.obstacles):
@@ -329,3 +334,45 @@ def nearest_enemy_gap(state: ValhallaState, f: Figure) -> float:
     """Edge distance to the nearest living enemy figure (infinite if none)."""
     r = figure_radius()
     return min((edge_distance(f.at, r, e.at, r) for e in state.enemies_of(f)), default=math.inf)
+
+
+# ---------------------------------------------------------------- what the acts do (pure: the engine applies
+# them, the bot plans with them, so both always follow the same rules)
+
+
+def relocate(state: ValhallaState, f: Figure, to: XY) -> ValhallaState:
+    """The state with a figure, and what it carries, at ``to``."""
+    if f.carrying is not None:
+        state = state.with_thing(replace(state.things[f.carrying], at=to))
+    return state.with_figure(replace(f, at=to))
+
+
+def cross_end(state: ValhallaState, f: Figure, index: int) -> XY:
+    """Where a figure stands once it has crossed this obstacle (VH-AC-08)."""
+    return rounded(state.scenario.ground.beyond(index, f.at, figure_radius()))
+
+
+def charge_into(state: ValhallaState, f: Figure, target: Figure) -> ValhallaState:
+    """The state after ``f`` charges ``target``: at its contact point, kept to hundredths, and in combat with
+    it as the charger (VH-AC-09, VH-CO-14); the fight itself is the engine's to start."""
+    state = relocate(state, f, charge_end(f, target))
+    return replace(state, engagements=(*state.engagements, Engagement(f.id, target.id)))
+
+
+def withdraw_to(state: ValhallaState, f: Figure, to: XY) -> ValhallaState:
+    """The state after a figure withdraws to ``to``: out of all its combats, and barred from charging again
+    this activation (VH-AC-10); the coin a withdrawal may give the enemy is the engine's to award."""
+    state = relocate(state, f, to)
+    return replace(state, engagements=tuple(e for e in state.engagements if not e.has(f.id)), withdrew=True)
+
+
+def pick_up(state: ValhallaState, f: Figure, t: Thing) -> ValhallaState:
+    """The state after a figure picks a thing up (VH-AC-12)."""
+    return state.with_thing(replace(t, carrier=f.id, at=f.at)).with_figure(replace(f, carrying=t.id))
+
+
+def drop(state: ValhallaState, f: Figure) -> ValhallaState:
+    """The state after a figure drops what it carries, where it stands."""
+    assert f.carrying is not None
+    t = state.things[f.carrying]
+    return state.with_thing(replace(t, carrier=None, at=f.at)).with_figure(replace(f, carrying=None))
