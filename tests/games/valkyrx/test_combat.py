@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from iwgt.core.protocol import ChanceOutcome
-from iwgt.games.valkyrx.combat import Attack, casualties, random_factor, weapon_factor
+from iwgt.games.valkyrx.combat import casualties, random_factor, weapon_factor
 from iwgt.games.valkyrx.events import CloseCombatOutcome
+from iwgt.games.valkyrx.state import Attack
 from iwgt.games.valkyrx.units import unit_types
 
 from .kit import GAME, position, tweak

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from tests.games.valkyrx.kit import GAME, cell, end_movement, position, tweak
 
-from iwgt.games.valkyrx.combat import Attack
 from iwgt.games.valkyrx.forecast import (
     contact_position,
     expected_attack,
@@ -17,6 +16,7 @@ from iwgt.games.valkyrx.forecast import (
     missile_forecast,
     spell_forecast,
 )
+from iwgt.games.valkyrx.state import Attack
 
 
 def test_vx_04_19_a_charge_into_contact_forecasts_both_blows() -> None:

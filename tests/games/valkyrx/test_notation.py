@@ -19,11 +19,19 @@ from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.core.registry import get_plugin
 from iwgt.games.valkyrx import notation as module
 from iwgt.games.valkyrx.actions import ConfirmDeployment, EndPhase, Move
-from iwgt.games.valkyrx.combat import Attack
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.notation import NotationError, notation, parse_notation
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, load_scenario, scenario_names
-from iwgt.games.valkyrx.state import Casting, Contact, Enchantment, Infection, Pending, ValkyrxState, Verdict
+from iwgt.games.valkyrx.state import (
+    Attack,
+    Casting,
+    Contact,
+    Enchantment,
+    Infection,
+    Pending,
+    ValkyrxState,
+    Verdict,
+)
 from iwgt.geometry.hexgrid import offset_to_hex
 
 GAME = ValkyrxGame()

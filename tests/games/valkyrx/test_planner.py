@@ -6,9 +6,8 @@ import pytest
 
 from iwgt.core.protocol import ChanceOutcome
 from iwgt.games.valkyrx.actions import EndPhase, Move
-from iwgt.games.valkyrx.combat import Attack
 from iwgt.games.valkyrx.events import ContactMade
-from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.games.valkyrx.state import Attack, ValkyrxState
 
 from .kit import GAME, cell, position, tweak
 

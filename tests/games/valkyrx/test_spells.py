@@ -47,7 +47,7 @@ from iwgt.games.valkyrx.actions import (
     Move,
     Transport,
 )
-from iwgt.games.valkyrx.combat import Attack, casualties, close_combat_plan, missile_groups
+from iwgt.games.valkyrx.combat import casualties, close_combat_plan, missile_groups
 from iwgt.games.valkyrx.events import (
     ArmageddonRolled,
     CarrierCured,
@@ -67,7 +67,7 @@ from iwgt.games.valkyrx.events import (
 )
 from iwgt.games.valkyrx.movement import allowance, immobile_reason
 from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
-from iwgt.games.valkyrx.state import Infection, ValkyrxState
+from iwgt.games.valkyrx.state import Attack, Infection, ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
 
 from .kit import GAME, cell, make, position, tweak

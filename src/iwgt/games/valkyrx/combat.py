@@ -12,33 +12,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import AttackResolved, CloseCombatOutcome
 from iwgt.games.valkyrx.morale import morale_status
 from iwgt.games.valkyrx.movement import is_ground
 from iwgt.games.valkyrx.spells import attack_factor, defence_factor, is_asleep, is_disharmonious, is_shielded
-from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
+from iwgt.games.valkyrx.state import Attack, AttackKind, Contact, Unit, ValkyrxState
 from iwgt.games.valkyrx.targeting import can_fire, firing_groups, firing_order, select_targets
 from iwgt.games.valkyrx.units import UnitType
 from iwgt.geometry.hexgrid import distance
-
-AttackKind = Literal["melee", "missile"]
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """One unit's share of firepower against one enemy this round, with the circumstances that modify it."""
-
-    attacker: int
-    target: int
-    kind: AttackKind
-    share: float
-    melee_stage: bool = False
-    charge: bool = False
-    flank: bool = False
-    outnumbered: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from iwgt.games.valkyrx.combat import Attack, casualties, close_combat_plan
+from iwgt.games.valkyrx.combat import casualties, close_combat_plan
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.movement import allowance, destinations, is_ground
 from iwgt.games.valkyrx.spellbook import spells
 from iwgt.games.valkyrx.spells import defence_factor, reached
-from iwgt.games.valkyrx.state import Contact, Unit, ValkyrxState
+from iwgt.games.valkyrx.state import Attack, Contact, Unit, ValkyrxState
 from iwgt.games.valkyrx.targeting import can_fire, candidates
 from iwgt.geometry.hexgrid import Hex, neighbours
 

@@ -74,9 +74,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast, get_args, get_type_hints
 
-from iwgt.games.valkyrx.combat import Attack
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario
 from iwgt.games.valkyrx.state import (
+    Attack,
     Casting,
     Contact,
     Enchantment,

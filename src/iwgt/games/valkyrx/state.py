@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from iwgt.core.protocol import Seat
 from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.units import UnitType, unit_types
 from iwgt.geometry.hexgrid import Hex
-
-if TYPE_CHECKING:
-    from iwgt.games.valkyrx.combat import Attack
 
 UnitStatus = Literal["active", "reserve", "destroyed", "fled", "left"]
 """In play (``active``: on the table, or hidden off it), a late troop not yet arrived (``reserve``,
@@ -135,6 +132,28 @@ class Contact:
     def other(self, uid: int) -> int:
         """The other unit of the pair."""
         return self.b if uid == self.a else self.a
+
+
+AttackKind = Literal["melee", "missile"]
+"""Close combat, or shooting and slinging."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One unit's share of firepower against one enemy this round, with the circumstances that modify it.
+
+    It lives with the state (not with the combat rules that plan and resolve it) because the state holds the
+    round being resolved (``ValkyrxState.plan``).
+    """
+
+    attacker: int
+    target: int
+    kind: AttackKind
+    share: float
+    melee_stage: bool = False
+    charge: bool = False
+    flank: bool = False
+    outnumbered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
