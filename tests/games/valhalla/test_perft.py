@@ -39,6 +39,7 @@ import pytest
 
 from iwgt.core.protocol import CHANCE
 from iwgt.games.valhalla.actions import EndActivation, Move, Withdraw, action_to_json
+from iwgt.games.valhalla.notation import notation, parse_notation
 from iwgt.games.valhalla.state import Engagement, ValhallaState
 from iwgt.geometry.plane import distance
 
@@ -303,3 +304,13 @@ def test_the_perft_scenario_is_flat_and_empty() -> None:
     ground = make().ground
     assert (ground.width, ground.height) == (48, 32)
     assert not ground.areas and not ground.hills and not ground.obstacles
+
+
+@pytest.mark.parametrize("name", list(PERFTS))
+def test_the_notation_carries_each_position(name: str) -> None:
+    """Written in the notation and read back on its scenario, a position offers the same legal actions: a
+    perft position can be quoted in a bug report as one line."""
+    p = PERFTS[name]
+    state = p.build()
+    back = parse_notation(notation(state), state.scenario)
+    assert GAME.legal_actions(back, p.seat) == GAME.legal_actions(state, p.seat)
