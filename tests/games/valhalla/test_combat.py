@@ -24,7 +24,7 @@ from iwgt.games.valhalla.events import (
     SavingThrow,
     Withdrew,
 )
-from iwgt.games.valhalla.movement import charge_problem
+from iwgt.games.valhalla.movement import why_not_charge
 from iwgt.games.valhalla.state import Engagement, ValhallaState
 from iwgt.geometry.plane import edge_distance
 
@@ -291,7 +291,7 @@ def test_vh_ac_11_a_figure_in_combat_may_not_charge_another_or_shoot() -> None:
 
 def test_vh_ac_09_a_figure_already_fighting_its_target_continues_instead() -> None:
     state = engaged()
-    why = charge_problem(state, state.figures[0], state.figures[4])
+    why = why_not_charge(state, state.figures[0], state.figures[4])
     assert why is not None and "continue fighting" in why
 
 

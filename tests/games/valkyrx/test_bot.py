@@ -37,7 +37,7 @@ from iwgt.games.valkyrx.bot import PACK_DROP_ORDER, bot_for, choose_pack
 from iwgt.games.valkyrx.events import SpellCast
 from iwgt.games.valkyrx.game import ValkyrxGame
 from iwgt.games.valkyrx.scenario import parse_scenario
-from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
+from iwgt.games.valkyrx.spellbook import default_pack, spells, why_not_choose_spells
 from iwgt.games.valkyrx.spells import lava_cells
 from iwgt.games.valkyrx.state import Enchantment, ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
@@ -93,7 +93,7 @@ def test_every_action_of_the_bot_is_legal(sorcery: dict[int, Played], seed: int)
         if isinstance(action, ChooseSpells) and action.spells:  # custom packs are not enumerated
             wizard = state.units[action.unit]
             assert state.phase == "deploy" and wizard.owner == seat
-            assert pack_problem(wizard.type, action.spells, spells()) is None
+            assert why_not_choose_spells(wizard.type, action.spells, spells()) is None
             continue
         assert action in GAME.legal_actions(state, seat), (state.turn, state.phase, action)
 
@@ -282,7 +282,7 @@ def test_choose_pack_trades_for_dismiss_dead_and_cure_plague() -> None:
     assert len(set(both) & set(default_pack(wulf))) == 4
     assert "cure_plague" in choose_pack(waerloga, [wulf])  # an enemy Master may hold Plague
     for pack, wizard in ((against_undead, wulf), (both, wulf)):
-        assert pack_problem(wizard, pack, spells()) is None
+        assert why_not_choose_spells(wizard, pack, spells()) is None
     assert sorted(PACK_DROP_ORDER) == sorted(spells())
 
 

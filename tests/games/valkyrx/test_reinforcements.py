@@ -22,7 +22,7 @@ from iwgt.games.valkyrx.actions import AddTroops, EndPhase, Move, PlaceUnit, act
 from iwgt.games.valkyrx.events import ContactMade, MovementPhaseStarted, TerrainCasualties, TroopsArrived
 from iwgt.games.valkyrx.flow import judge, points_destroyed
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, load_scenario, parse_scenario
-from iwgt.games.valkyrx.spells import cast_reason
+from iwgt.games.valkyrx.spells import why_not_cast
 from iwgt.games.valkyrx.state import ValkyrxState, Verdict
 
 from .kit import GAME, cell, end_movement, next_turn, start, tweak
@@ -371,6 +371,6 @@ def test_vx_15_24_a_reserve_neither_moves_nor_casts() -> None:
     with pytest.raises(IllegalAction, match="late troop, not yet on the table"):
         GAME.apply(state, Move(1, cell(4, 0)))
     assert (
-        cast_reason(state, state.units[1], 0)
+        why_not_cast(state, state.units[1], 0)
         == "Circan - Wizard of the White Council has not yet joined the battle (VX-15-24)"
     )

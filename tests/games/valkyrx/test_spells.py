@@ -65,8 +65,8 @@ from iwgt.games.valkyrx.events import (
     UnitRemoved,
     UnitTransported,
 )
-from iwgt.games.valkyrx.movement import allowance, immobile_reason
-from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
+from iwgt.games.valkyrx.movement import allowance, why_not_move
+from iwgt.games.valkyrx.spellbook import default_pack, spells, why_not_choose_spells
 from iwgt.games.valkyrx.state import Attack, Infection, ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
 
@@ -216,14 +216,16 @@ def test_vx_11_09_red_spells_are_the_six_decided() -> None:
 def test_vx_11_02_vx_11_08_a_pack_is_exactly_six_different_spells() -> None:
     wulf = T["wulfgeldre"]
     six = ("fire", "strength", "resurrection", "command", "deny_magic", "shield")
-    assert pack_problem(wulf, six, spells()) is None
-    problem = pack_problem(wulf, six[:5], spells())
+    assert why_not_choose_spells(wulf, six, spells()) is None
+    problem = why_not_choose_spells(wulf, six[:5], spells())
     assert problem is not None and "exactly 6" in problem and "not 5" in problem
-    problem = pack_problem(wulf, (*six, "ice"), spells())
+    problem = why_not_choose_spells(wulf, (*six, "ice"), spells())
     assert problem is not None and "not 7" in problem
-    problem = pack_problem(wulf, ("fire", "fire", "strength", "command", "deny_magic", "shield"), spells())
+    problem = why_not_choose_spells(
+        wulf, ("fire", "fire", "strength", "command", "deny_magic", "shield"), spells()
+    )
     assert problem is not None and "twice" in problem
-    problem = pack_problem(
+    problem = why_not_choose_spells(
         wulf, ("fireball", "strength", "resurrection", "command", "deny_magic", "shield"), spells()
     )
     assert problem is not None and "fireball" in problem
@@ -232,17 +234,20 @@ def test_vx_11_02_vx_11_08_a_pack_is_exactly_six_different_spells() -> None:
 @pytest.mark.parametrize("wizard", ["circan", "ellorgast", "lefan"])
 def test_vx_11_09_vx_11_10_lesser_wizards_take_no_red_spell(wizard: str) -> None:
     pack = ("sleep", "fire", "ice", "fear", "courage", "speed")
-    problem = pack_problem(T[wizard], pack, spells())
+    problem = why_not_choose_spells(T[wizard], pack, spells())
     assert problem is not None and "lesser wizard" in problem and "Sleep" in problem
     # 15 lesser spells are left to them (21 - 6 red):
     assert len([s for s in spells().values() if not s.red]) == 15
-    assert pack_problem(T[wizard], ("fire", "ice", "fear", "courage", "speed", "shield"), spells()) is None
+    assert (
+        why_not_choose_spells(T[wizard], ("fire", "ice", "fear", "courage", "speed", "shield"), spells())
+        is None
+    )
 
 
 @pytest.mark.parametrize("master", ["wulfgeldre", "waerloga"])
 def test_vx_11_09_masters_may_take_red_spells(master: str) -> None:
     pack = ("sleep", "command", "resurrection", "plague", "armageddon", "creeping_death")
-    assert pack_problem(T[master], pack, spells()) is None
+    assert why_not_choose_spells(T[master], pack, spells()) is None
 
 
 DEFAULTS = {
@@ -257,7 +262,7 @@ DEFAULTS = {
 @pytest.mark.parametrize("wizard", sorted(DEFAULTS))
 def test_vx_15_05_default_packs_as_decided_and_valid(wizard: str) -> None:
     assert default_pack(T[wizard]) == DEFAULTS[wizard]
-    assert pack_problem(T[wizard], DEFAULTS[wizard], spells()) is None
+    assert why_not_choose_spells(T[wizard], DEFAULTS[wizard], spells()) is None
 
 
 def test_vx_11_01_the_wizards_are_the_five_decided() -> None:
@@ -597,8 +602,8 @@ def test_vx_sp_command_2_control_in_the_three_following_turns() -> None:
     assert state.units[1].commander == 1  # turn t: not yet
     state, _ = advance(state, 2, phase="movement")
     assert state.units[1].commander == 0 and state.units[1].owner == 1
-    assert immobile_reason(state, state.units[1], 0) is None  # the Light moves it
-    assert immobile_reason(state, state.units[1], 1) is not None
+    assert why_not_move(state, state.units[1], 0) is None  # the Light moves it
+    assert why_not_move(state, state.units[1], 1) is not None
     for turn in (3, 4):
         state, _ = advance(state, turn)
         assert state.units[1].commander == 0, turn
@@ -1413,14 +1418,14 @@ def test_vx_sp_leadboots_2_3_cannot_move_for_three_turns_and_strike_at_half() ->
     assert casualties(state, Attack(0, 4, "melee", 1.0), 1)[1] == pytest.approx(12.0)  # 24 x 0.5
     for turn in (2, 3):
         state, _ = advance(state, turn, phase="movement")
-        why = immobile_reason(state, state.units[0], 0)
+        why = why_not_move(state, state.units[0], 0)
         assert why is not None and "Lead Boots" in why, turn
         assert not any(isinstance(a, Move) and a.unit in (0, 1) for a in GAME.legal_actions(state, 0))
         assert any(isinstance(a, Move) and a.unit == 2 for a in GAME.legal_actions(state, 0))
         with pytest.raises(IllegalAction, match="Lead Boots"):
             GAME.apply(state, Move(0, cell(3, 3)))
     state, _ = advance(state, 4, phase="movement")
-    assert immobile_reason(state, state.units[0], 0) is None
+    assert why_not_move(state, state.units[0], 0) is None
     assert sp.attack_factor(state, state.units[0]) == 1.0
 
 

@@ -26,7 +26,7 @@ from iwgt.games.valhalla.events import (
     TurnBegan,
     TurnEnded,
 )
-from iwgt.games.valhalla.movement import charge_end, drop, figure_radius
+from iwgt.games.valhalla.movement import charge_end, drop, figure_radius, nearest_enemy_gap
 from iwgt.games.valhalla.scenario import THING_RADIUS
 from iwgt.games.valhalla.state import Figure, ValhallaState, card_label
 from iwgt.geometry.plane import EPS, edge_distance
@@ -94,6 +94,16 @@ def activate(state: ValhallaState, f: Figure) -> ValhallaState:
 def recover(state: ValhallaState, f: Figure) -> ValhallaState:
     """The state after a figure recovers: one shock marker less (VH-AC-14)."""
     return state.with_figure(replace(f, shock=f.shock - 1))
+
+
+def why_not_recover(state: ValhallaState, f: Figure) -> str | None:
+    """Why a figure may not recover now, or None if it may (VH-AC-13, VH-AC-14)."""
+    beyond = rules().actions.recover_beyond
+    if f.shock <= 0:
+        return f"{f.name} has no shock marker to remove"
+    if state.engaged(f.id) or nearest_enemy_gap(state, f) <= beyond:
+        return f'{f.name} must be more than {beyond:g}" from every enemy to recover'
+    return None
 
 
 def coin_targets(state: ValhallaState) -> tuple[int, int]:

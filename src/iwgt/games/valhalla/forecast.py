@@ -10,16 +10,16 @@ from typing import Any
 
 from iwgt.games.valhalla.actions import Action, Charge, Fight, Shoot
 from iwgt.games.valhalla.flow import charge_sides, fighter
-from iwgt.games.valhalla.movement import charge_problem
+from iwgt.games.valhalla.movement import why_not_charge
 from iwgt.games.valhalla.odds import CombatOdds, ShotOdds, combat_odds, shoot_odds
-from iwgt.games.valhalla.shooting import shot_problem
+from iwgt.games.valhalla.shooting import aim, why_not_shoot
 from iwgt.games.valhalla.state import ValhallaState
 
 
 def charge_odds(state: ValhallaState, fid: int, target: int) -> CombatOdds | None:
     """The odds of the fight a charge would start (the charger at its contact point), or None if illegal."""
     f, t = state.figure(fid), state.figure(target)
-    if charge_problem(state, f, t) is not None:
+    if why_not_charge(state, f, t) is not None:
         return None
     return combat_odds(*charge_sides(state, f, t))
 
@@ -38,10 +38,10 @@ def fight_odds(state: ValhallaState, fid: int, opponent: int) -> CombatOdds | No
 
 def shot_odds(state: ValhallaState, fid: int, target: int) -> ShotOdds | None:
     """The odds of one shot, or None if it may not be taken."""
-    why, shot = shot_problem(state, state.figure(fid), state.figure(target))
-    if why is not None or shot is None:
+    f, t = state.figure(fid), state.figure(target)
+    shot = aim(state, f, t) if why_not_shoot(state, f, t) is None else None
+    if shot is None:
         return None
-    t = state.figure(target)
     return shoot_odds(shot.distance, shot.cover, t.kind, t.shock, t.wounded)
 
 

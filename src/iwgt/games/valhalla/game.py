@@ -42,22 +42,22 @@ from iwgt.games.valhalla.flow import (
     end_activation,
     recover,
     start_turn,
+    why_not_recover,
 )
 from iwgt.games.valhalla.movement import (
-    baggage_problem,
     baggage_targets,
     charge_into,
-    charge_problem,
     cross_end,
-    cross_problem,
     drop,
-    move_problem,
     move_targets,
-    near_thing,
-    nearest_enemy_gap,
     pick_up,
     relocate,
-    withdraw_problem,
+    why_not_charge,
+    why_not_cross,
+    why_not_move,
+    why_not_move_baggage,
+    why_not_pick_up,
+    why_not_withdraw,
     withdraw_targets,
     withdraw_to,
 )
@@ -70,7 +70,7 @@ from iwgt.games.valhalla.scenario import (
     parse_scenario,
     scenario_names,
 )
-from iwgt.games.valhalla.shooting import shot_problem
+from iwgt.games.valhalla.shooting import aim, why_not_shoot
 from iwgt.games.valhalla.state import Fight, Figure, Thing, ValhallaState, card_label
 from iwgt.geometry.plane import XY, rounded
 
@@ -252,20 +252,20 @@ class ValhallaGame:
         out.extend(
             act.Cross(f.id, i)
             for i in range(len(state.scenario.ground.obstacles))
-            if cross_problem(state, f, i) is None
+            if why_not_cross(state, f, i) is None
         )
         if not (state.withdrew and state.active == f.id):
             out.extend(
-                act.Charge(f.id, e.id) for e in state.enemies_of(f) if charge_problem(state, f, e) is None
+                act.Charge(f.id, e.id) for e in state.enemies_of(f) if why_not_charge(state, f, e) is None
             )
         for t in state.things:
-            if self._pickup_problem(state, f, t) is None:
+            if why_not_pick_up(state, f, t) is None:
                 out.append(act.PickUp(f.id, t.id))
         if f.carrying is not None:
             out.append(act.Drop(f.id))
-        if self._recover_problem(state, f) is None:
+        if why_not_recover(state, f) is None:
             out.append(act.Recover(f.id))
-        out.extend(act.Shoot(f.id, e.id) for e in state.enemies_of(f) if shot_problem(state, f, e)[0] is None)
+        out.extend(act.Shoot(f.id, e.id) for e in state.enemies_of(f) if why_not_shoot(state, f, e) is None)
         return out
 
     # ------------------------------------------------------------ apply
@@ -308,7 +308,7 @@ class ValhallaGame:
                 return self._move(state, f, action, events)
             case act.Cross():
                 self._free(state, f)
-                why = cross_problem(state, f, action.obstacle)
+                why = why_not_cross(state, f, action.obstacle)
                 if why is not None:
                     raise IllegalAction(why)
                 to = cross_end(state, f, action.obstacle)
@@ -323,7 +323,7 @@ class ValhallaGame:
                 return self._fight(state, f, action.opponent, events)
             case act.PickUp():
                 t = self._thing(state, action.thing)
-                why = self._pickup_problem(state, f, t)
+                why = why_not_pick_up(state, f, t)
                 if why is not None:
                     raise IllegalAction(why)
                 state = pick_up(state, f, t)
@@ -337,7 +337,7 @@ class ValhallaGame:
                 state = drop(state, f)
                 return self._spent(state, events)
             case act.Recover():
-                why = self._recover_problem(state, f)
+                why = why_not_recover(state, f)
                 if why is not None:
                     raise IllegalAction(why)
                 state = recover(state, f)
@@ -345,9 +345,11 @@ class ValhallaGame:
                 return self._spent(state, events)
             case act.Shoot():
                 target = self._figure(state, action.target)
-                why, shot = shot_problem(state, f, target)
-                if why is not None or shot is None:
-                    raise IllegalAction(why or "no shot")
+                why = why_not_shoot(state, f, target)
+                if why is not None:
+                    raise IllegalAction(why)
+                shot = aim(state, f, target)
+                assert shot is not None  # in range: why_not_shoot said so
                 state = replace(state, shot=shot, actions_used=state.actions_used + 1)
                 return state, events
         raise MalformedAction(f"not a Valhalla action: {action!r}")
@@ -396,7 +398,7 @@ class ValhallaGame:
     ) -> tuple[ValhallaState, list[Event]]:
         self._free(state, f)
         path = [f.at, *action.via, rounded(action.to)]
-        why = move_problem(state, f, path, rules().actions.move)
+        why = why_not_move(state, f, path, rules().actions.move)
         if why is not None:
             raise IllegalAction(why)
         state = relocate(state, f, path[-1])
@@ -411,7 +413,7 @@ class ValhallaGame:
         if state.withdrew:
             # Decided (VH-AC-10): else withdrawing and charging again would buy the +1 of a charge each turn.
             raise IllegalAction(f"{f.name} withdrew this activation: it may not charge until its next one")
-        why = charge_problem(state, f, target)
+        why = why_not_charge(state, f, target)
         if why is not None:
             raise IllegalAction(why)
         state = charge_into(state, f, target)
@@ -445,7 +447,7 @@ class ValhallaGame:
         if not state.engaged(f.id):
             raise IllegalAction(f"{f.name} is not in combat: move instead")
         to = rounded(to)
-        why = withdraw_problem(state, f, to)
+        why = why_not_withdraw(state, f, to)
         if why is not None:
             raise IllegalAction(why)
         state = withdraw_to(state, f, to)
@@ -454,28 +456,6 @@ class ValhallaGame:
         if coins:
             state = award(state, 1 - f.side, coins, f"{f.name} withdrew from combat", events)
         return self._spent(state, events)
-
-    def _pickup_problem(self, state: ValhallaState, f: Figure, t: Thing) -> str | None:
-        if state.engaged(f.id):
-            return f"{f.name} is in combat"
-        if t.baggage_side is not None:
-            return f"the {t.name} is baggage: it is driven, not carried"
-        if t.carrier is not None:
-            return f"the {t.name} is already carried"
-        if f.carrying is not None:
-            return f"{f.name} already carries the {state.things[f.carrying].name} (one thing at a time)"
-        if not near_thing(f, t):
-            return f'{f.name} must be within {rules().actions.pickup_reach:g}" of the {t.name}'
-        return None
-
-    def _recover_problem(self, state: ValhallaState, f: Figure) -> str | None:
-        if f.shock <= 0:
-            return f"{f.name} has no shock marker to remove"
-        if state.engaged(f.id) or nearest_enemy_gap(state, f) <= rules().actions.recover_beyond:
-            return (
-                f'{f.name} must be more than {rules().actions.recover_beyond:g}" from every enemy to recover'
-            )
-        return None
 
     def _baggage(
         self, state: ValhallaState, action: act.Action | ChanceOutcome
@@ -489,7 +469,7 @@ class ValhallaGame:
         if action.baggage != t.id:
             raise IllegalAction(f"the {t.name} moves now")
         path = [t.at, rounded(action.to)]
-        why = baggage_problem(state, t, path)
+        why = why_not_move_baggage(state, t, path)
         if why is not None:
             raise IllegalAction(why)
         state = state.with_thing(replace(t, at=path[-1]))

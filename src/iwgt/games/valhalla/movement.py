@@ -1,7 +1,7 @@
 """Where figures and baggage may go: moves, charges, withdrawals and crossings on the inch table.
 
-Every check answers the reason a move is refused (or None), so that the touchscreen can say it and
-``legal_actions`` can offer only what ``apply`` accepts.
+Every check is a ``why_not_<verb>`` (see ``iwgt.games``): the reason an act is refused, or None, so that the
+touchscreen can say it and ``legal_actions`` can offer only what ``apply`` accepts.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def bodies(state: ValhallaState, skip: Sequence[int] = (), skip_thing: int | Non
     return out
 
 
-def path_problem(
+def why_not_walk(
     ground: Ground,
     path: Sequence[XY],
     radius: float,
@@ -59,7 +59,7 @@ def path_problem(
     others: Sequence[Body],
     zone: float,
 ) -> str | None:
-    """Why a walk along ``path`` is refused, or None (VH-AC-05..08, VH-MS-06).
+    """Why a base may not walk along ``path``, or None if it may (VH-AC-05..08, VH-MS-06).
 
     It must stay on the table, cross no obstacle, cost no more than ``budget`` (an inch of woods,
     village or uphill costs two), never come closer than ``zone`` to an enemy figure (nor closer than it
@@ -86,21 +86,21 @@ def path_problem(
             return (
                 f'it would come within {zone:g}" of {o.label}: moves stop 2" from the enemy (charge to close)'
             )
-    return end_problem(path[-1], radius, others)
+    return why_not_stand(path[-1], radius, others)
 
 
-def end_problem(at: XY, radius: float, others: Sequence[Body]) -> str | None:
-    """Why a base cannot stand at ``at``: it would overlap another figure or the baggage."""
+def why_not_stand(at: XY, radius: float, others: Sequence[Body]) -> str | None:
+    """Why a base may not stand at ``at`` (on another figure or the baggage), or None if it may."""
     for o in others:
         if edge_distance(at, radius, o.at, o.radius) < -EPS:
             return f"there is no room: it would stand on {o.label}"
     return None
 
 
-def move_problem(state: ValhallaState, f: Figure, path: Sequence[XY], budget: float) -> str | None:
-    """Why a figure may not walk this path."""
+def why_not_move(state: ValhallaState, f: Figure, path: Sequence[XY], budget: float) -> str | None:
+    """Why a figure may not walk this path within ``budget`` inches of movement, or None if it may."""
     a = rules().actions
-    return path_problem(
+    return why_not_walk(
         state.scenario.ground,
         path,
         figure_radius(),
@@ -111,11 +111,12 @@ def move_problem(state: ValhallaState, f: Figure, path: Sequence[XY], budget: fl
     )
 
 
-def baggage_problem(state: ValhallaState, t: Thing, path: Sequence[XY]) -> str | None:
-    """Why the baggage may not be driven along this path (as a figure's move: VH-AC-04 decided)."""
+def why_not_move_baggage(state: ValhallaState, t: Thing, path: Sequence[XY]) -> str | None:
+    """Why the baggage may not be driven along this path, or None if it may (as a figure's move: VH-AC-04
+    decided)."""
     a = rules().actions
     side = t.baggage_side if t.baggage_side is not None else -1
-    return path_problem(
+    return why_not_walk(
         state.scenario.ground,
         path,
         t.radius,
@@ -166,7 +167,7 @@ def move_targets(state: ValhallaState, f: Figure, budget: float) -> list[XY]:
     radius = figure_radius()
 
     def check(path: list[XY], relaxed: bool) -> str | None:
-        p = path_problem(ground, path, radius, f.side, budget, others, rules().actions.enemy_zone)
+        p = why_not_walk(ground, path, radius, f.side, budget, others, rules().actions.enemy_zone)
         return None if _along_ok(p, relaxed) else p
 
     far = reach(f.at, check, budget)
@@ -186,7 +187,7 @@ def move_targets(state: ValhallaState, f: Figure, budget: float) -> list[XY]:
     seen: set[XY] = set()
     out: list[XY] = []
     for p in points:
-        if p not in seen and move_problem(state, f, [f.at, p], budget) is None:
+        if p not in seen and why_not_move(state, f, [f.at, p], budget) is None:
             seen.add(p)
             out.append(p)
     return out
@@ -204,7 +205,7 @@ def ring_point(state: ValhallaState, f: Figure, e: Figure, gap: float, budget: f
     )
     for p in near:
         stop = edge_distance(p, r, e.at, r) >= zone - EPS and within_charge(p, e.at)
-        if stop and move_problem(state, f, [f.at, p], budget) is None:
+        if stop and why_not_move(state, f, [f.at, p], budget) is None:
             return p
     return rounded(toward(f.at, e.at, gap - 0.01))
 
@@ -217,12 +218,12 @@ def baggage_targets(state: ValhallaState, t: Thing) -> list[XY]:
     a = rules().actions
 
     def check(path: list[XY], relaxed: bool) -> str | None:
-        p = path_problem(ground, path, t.radius, side, a.baggage_move, others, a.enemy_zone)
+        p = why_not_walk(ground, path, t.radius, side, a.baggage_move, others, a.enemy_zone)
         return None if _along_ok(p, relaxed) else p
 
     far = reach(t.at, check, a.baggage_move, 8)
     halves = [rounded(toward(t.at, p, distance(t.at, p) / 2)) for p in far]
-    return far + [p for p in halves if baggage_problem(state, t, [t.at, p]) is None]
+    return far + [p for p in halves if why_not_move_baggage(state, t, [t.at, p]) is None]
 
 
 def contact_point(f: Figure, target: Figure) -> XY:
@@ -246,8 +247,8 @@ def within_charge(a: XY, b: XY) -> bool:
     return charge_gap(a, b) <= rules().actions.charge + EPS
 
 
-def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | None:
-    """Why a figure may not charge this enemy (VH-AC-09, VH-AC-16), or None."""
+def why_not_charge(state: ValhallaState, f: Figure, target: Figure) -> str | None:
+    """Why a figure may not charge this enemy (VH-AC-09, VH-AC-16), or None if it may."""
     a = rules().actions
     if not target.alive or target.side == f.side:
         return f"{target.name} is not a living enemy"
@@ -264,11 +265,11 @@ def charge_problem(state: ValhallaState, f: Figure, target: Figure) -> str | Non
         return "there is no room to charge: the contact point is off the table"
     if distance(f.at, end) > EPS and ground.crosses_obstacle([f.at, end]):
         return "an obstacle stands between them: cross it first"
-    return end_problem(end, figure_radius(), bodies(state, skip=(f.id, target.id)))
+    return why_not_stand(end, figure_radius(), bodies(state, skip=(f.id, target.id)))
 
 
-def withdraw_problem(state: ValhallaState, f: Figure, to: XY) -> str | None:
-    """Why a figure may not withdraw to this point (VH-AC-10), or None: at most 2", out of contact."""
+def why_not_withdraw(state: ValhallaState, f: Figure, to: XY) -> str | None:
+    """Why a figure may not withdraw to this point (2" at most, out of contact: VH-AC-10), or None."""
     a = rules().actions
     ground = state.scenario.ground
     r = figure_radius()
@@ -281,7 +282,7 @@ def withdraw_problem(state: ValhallaState, f: Figure, to: XY) -> str | None:
     for e in state.enemies_of(f):
         if edge_distance(to, r, e.at, r) <= rules().table.contact + EPS:
             return f"it would still touch {e.name}: a withdrawal ends out of contact"
-    return end_problem(to, r, bodies(state, skip=(f.id,)))
+    return why_not_stand(to, r, bodies(state, skip=(f.id,)))
 
 
 def withdraw_targets(state: ValhallaState, f: Figure) -> list[XY]:
@@ -297,13 +298,13 @@ def withdraw_targets(state: ValhallaState, f: Figure) -> list[XY]:
         p = rounded(
             (f.at[0] + (a.withdraw - 0.01) * math.cos(angle), f.at[1] + (a.withdraw - 0.01) * math.sin(angle))
         )
-        if withdraw_problem(state, f, p) is None and p not in out:
+        if why_not_withdraw(state, f, p) is None and p not in out:
             out.append(p)
     return out
 
 
-def cross_problem(state: ValhallaState, f: Figure, index: int) -> str | None:
-    """Why a figure may not cross this obstacle (VH-AC-08), or None."""
+def why_not_cross(state: ValhallaState, f: Figure, index: int) -> str | None:
+    """Why a figure may not cross this obstacle (VH-AC-08), or None if it may."""
     ground = state.scenario.ground
     if not 0 <= index < len(ground.obstacles):
         return f"there is no obstacle {index}"
@@ -322,12 +323,27 @@ def cross_problem(state: ValhallaState, f: Figure, index: int) -> str | None:
         # Decided (VH-AC-08): a crossing never ends touching an enemy; contact comes only by a charge.
         if edge_distance(end, r, e.at, r) <= rules().table.contact + EPS:
             return f"{e.name} stands on the far side: cross elsewhere, or charge over once across"
-    return end_problem(end, r, bodies(state, skip=(f.id,)))
+    return why_not_stand(end, r, bodies(state, skip=(f.id,)))
 
 
 def near_thing(f: Figure, t: Thing) -> bool:
     """Whether a figure can reach a thing to pick it up (VH-AC-12 decided: within 1" of its base)."""
     return edge_distance(f.at, figure_radius(), t.at, THING_RADIUS) <= rules().actions.pickup_reach + EPS
+
+
+def why_not_pick_up(state: ValhallaState, f: Figure, t: Thing) -> str | None:
+    """Why a figure may not pick this thing up, or None if it may (VH-AC-11, VH-AC-12)."""
+    if state.engaged(f.id):
+        return f"{f.name} is in combat"
+    if t.baggage_side is not None:
+        return f"the {t.name} is baggage: it is driven, not carried"
+    if t.carrier is not None:
+        return f"the {t.name} is already carried"
+    if f.carrying is not None:
+        return f"{f.name} already carries the {state.things[f.carrying].name} (one thing at a time)"
+    if not near_thing(f, t):
+        return f'{f.name} must be within {rules().actions.pickup_reach:g}" of the {t.name}'
+    return None
 
 
 def nearest_enemy_gap(state: ValhallaState, f: Figure) -> float:

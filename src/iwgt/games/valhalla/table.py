@@ -41,7 +41,7 @@ from iwgt.core.protocol import JSON, Seat
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.forecast import preview as odds_preview
-from iwgt.games.valhalla.movement import charge_problem, move_problem
+from iwgt.games.valhalla.movement import why_not_charge, why_not_move
 from iwgt.games.valhalla.state import Figure, ValhallaState
 
 COMBAT_MS: Final = 3000
@@ -522,8 +522,8 @@ def _approach_points(st: ValhallaState, f: Figure) -> list[tuple[int, Point]]:
 
     A move may end 2" from an enemy and a charge covers 2" (measured to the hundredth of an inch, as positions
     are kept), but no finger taps hundredths: the table offers the points of the hundredths grid that lie at
-    exactly 2" (edge to edge), checked with the engine's ``move_problem`` and, after the move, its
-    ``charge_problem``, and the screen snaps a tap near one to it.
+    exactly 2" (edge to edge), checked with the engine's ``why_not_move`` and, after the move, its
+    ``why_not_charge``, and the screen snaps a tap near one to it.
     """
     r = rules()
     base = r.table.base_radius
@@ -549,10 +549,10 @@ def _approach_points(st: ValhallaState, f: Figure) -> list[tuple[int, Point]]:
             key=lambda p: (math.hypot(p[0] - f.at[0], p[1] - f.at[1]), p),
         )
         for p in cands[:8]:
-            if move_problem(st, f, [f.at, p], r.actions.move) is not None:
+            if why_not_move(st, f, [f.at, p], r.actions.move) is not None:
                 continue
             moved = st.with_figure(replace(f, at=p))
-            if charge_problem(moved, moved.figure(f.id), moved.figure(e.id)) is None:
+            if why_not_charge(moved, moved.figure(f.id), moved.figure(e.id)) is None:
                 out.append((e.id, p))
                 break
     return out

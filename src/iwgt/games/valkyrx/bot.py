@@ -33,7 +33,7 @@ from iwgt.games.valkyrx.actions import (
 )
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.game import ValkyrxGame
-from iwgt.games.valkyrx.spellbook import Spell, default_pack, pack_problem, spells
+from iwgt.games.valkyrx.spellbook import Spell, default_pack, spells, why_not_choose_spells
 from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.games.valkyrx.units import UnitType, unit_types
 from iwgt.geometry.hexgrid import Hex, distance, offset_to_hex, within
@@ -282,7 +282,7 @@ def choose_pack(wizard: UnitType, enemy_kinds: Iterable[UnitType]) -> tuple[str,
             drop = next(s for s in PACK_DROP_ORDER if s in pack and s not in needs)
             pack[pack.index(drop)] = need
     chosen = tuple(pack)
-    if chosen == base or pack_problem(wizard, chosen, spells()) is not None:
+    if chosen == base or why_not_choose_spells(wizard, chosen, spells()) is not None:
         return ()
     return chosen
 

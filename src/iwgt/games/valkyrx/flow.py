@@ -26,7 +26,7 @@ from iwgt.games.valkyrx.events import (
     UnitRemoved,
 )
 from iwgt.games.valkyrx.morale import apply_morale, morale_status
-from iwgt.games.valkyrx.movement import allowance, compulsory_destination, immobile_reason, is_ground
+from iwgt.games.valkyrx.movement import allowance, compulsory_destination, is_ground, why_not_move
 from iwgt.games.valkyrx.plague import bearer_answered, spread, take_losses
 from iwgt.games.valkyrx.reinforcements import arriving
 from iwgt.games.valkyrx.spellbook import spells
@@ -107,7 +107,7 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
                 state = state.with_unit(replace(unit, cell=to, airborne=False))
             state = state.with_unit(replace(state.units[unit.id], moved=True))
     occ = state.occupancy()
-    movable = tuple(u.id for u in state.units if immobile_reason(state, u, seat, occ) is None)
+    movable = tuple(u.id for u in state.units if why_not_move(state, u, seat, occ) is None)
     late = arriving(state, seat, occ)  # the Add troops button lights (VX-15-24)
     events.append(MovementPhaseStarted(state.turn, seat, movable, late))
     secret_orders = any(

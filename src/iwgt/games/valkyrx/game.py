@@ -32,12 +32,12 @@ from iwgt.games.valkyrx.events import (
 from iwgt.games.valkyrx.facts import FACTS, RULES_VERSION, SEAT_NAMES, SIDE_IDS, SIDE_TITLES
 from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase, start_turn
 from iwgt.games.valkyrx.hidden import resample_hidden
-from iwgt.games.valkyrx.movement import check_move, destinations, immobile_reason
+from iwgt.games.valkyrx.movement import check_move, destinations, why_not_move
 from iwgt.games.valkyrx.observe import observe, state_to_json
 from iwgt.games.valkyrx.reinforcements import add_troops, arriving, entry_cells, reserve_cell
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario, load_scenario, parse_scenario, scenario_names
-from iwgt.games.valkyrx.spellbook import default_pack, pack_problem, spells
-from iwgt.games.valkyrx.spells import cast, cast_reason, portals, target_options, transport_destinations
+from iwgt.games.valkyrx.spellbook import default_pack, spells, why_not_choose_spells
+from iwgt.games.valkyrx.spells import cast, portals, target_options, transport_destinations, why_not_cast
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
 from iwgt.games.valkyrx.stealth import conceal, is_grima, is_worm, reveal, set_quarry, surface, tunnel
 from iwgt.games.valkyrx.units import unit_types
@@ -151,7 +151,7 @@ class ValkyrxGame:
         occ = state.occupancy()
         temple = {c for c, k in state.scenario.terrain.items() if k == "temple"}
         for u in state.units:
-            if immobile_reason(state, u, seat, occ) is not None:
+            if why_not_move(state, u, seat, occ) is not None:
                 continue
             d = destinations(state, u, occ)
             for cells, charge, airborne in (
@@ -175,7 +175,7 @@ class ValkyrxGame:
         out: list[act.Action] = []
         table = spells()
         for u in state.units:
-            if not u.type.has("wizard") or cast_reason(state, u, seat) is not None:
+            if not u.type.has("wizard") or why_not_cast(state, u, seat) is not None:
                 continue
             for sid in u.spells:
                 for target in target_options(state, u, table[sid]):
@@ -194,7 +194,7 @@ class ValkyrxGame:
                 out.extend(act.Transport(u.id, c) for c in transport_destinations(state, u, occ))
             if not u.in_play or u.owner != seat or u.commander != seat:
                 continue  # the Grima and the worm take orders from their owner only
-            why = immobile_reason(state, u, seat, occ)
+            why = why_not_move(state, u, seat, occ)
             if is_grima(u):
                 if not u.hidden and why is None:
                     out.append(act.Conceal(u.id))
@@ -297,7 +297,7 @@ class ValkyrxGame:
         if state.phase != "movement" or state.mover is None:
             raise IllegalAction("units move only in a movement phase")
         unit = self._unit(state, move.unit)
-        why = immobile_reason(state, unit, state.mover, state.occupancy())
+        why = why_not_move(state, unit, state.mover, state.occupancy())
         if why:  # before any other check, so a refusal says nothing of a unit the seat cannot move
             raise IllegalAction(f"{unit.type.name} cannot move: {why}")
         if move.pray:
@@ -359,7 +359,7 @@ class ValkyrxGame:
             raise IllegalAction(f"{unit.type.name} is no wizard and takes no spells")
         default = not action.spells
         pack = default_pack(unit.type) if default else action.spells
-        problem = pack_problem(unit.type, pack, spells())
+        problem = why_not_choose_spells(unit.type, pack, spells())
         if problem:
             raise IllegalAction(problem)
         state = state.with_unit(replace(unit, spells=pack))
@@ -400,7 +400,7 @@ class ValkyrxGame:
             raise IllegalAction(f"{unit.type.name} is not yours to order")
         match action:
             case act.Conceal():
-                why = immobile_reason(state, unit, seat, state.occupancy())
+                why = why_not_move(state, unit, seat, state.occupancy())
                 state, events = conceal(state, unit.id, seat, why)
                 return state, [*events, UnitConcealed(unit.id)]
             case act.Reveal():

@@ -69,8 +69,9 @@ def adjacent_ground_enemies(
     return out
 
 
-def lock_reason(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = None) -> str | None:
-    """Why a unit is locked in close combat (VX-03-03, VX-04-11), or None."""
+def why_not_leave(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = None) -> str | None:
+    """Why a unit may not leave its cell because it is locked in close combat (VX-03-03, VX-04-11), or None
+    if it may."""
     if unit.airborne:
         return None
     for enemy in adjacent_ground_enemies(state, unit, occ):
@@ -80,7 +81,7 @@ def lock_reason(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = N
     return None
 
 
-def immobile_reason(
+def why_not_move(
     state: ValkyrxState, unit: Unit, seat: Seat, occ: dict[Hex, Unit] | None = None
 ) -> str | None:
     """Why the seat may not move this unit now (an unlit unit, VX-03-02), or None if it may."""
@@ -96,10 +97,10 @@ def immobile_reason(
         return "it is routed and makes only its compulsory move away"
     if is_leaden(state, unit.id):
         return "Lead Boots hold it: it cannot move (VX-SP-LEADBOOTS-2)"
-    return lock_reason(state, unit, occ)
+    return why_not_leave(state, unit, occ)
 
 
-def charge_reason(state: ValkyrxState, unit: Unit) -> str | None:
+def why_not_charge(state: ValkyrxState, unit: Unit) -> str | None:
     """Why the unit may not charge this turn (VX-04-14, VX-04-15), or None if it may."""
     if unit.type.charge is None:
         return f"{unit.type.name} has no charge speed"
@@ -181,7 +182,7 @@ def destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit] | None = 
                     walk[cell] = c
 
     charge: dict[Hex, float] = {}
-    if allow.charge is not None and charge_reason(state, unit) is None:
+    if allow.charge is not None and why_not_charge(state, unit) is None:
         pursued = _pursued(state, unit)
         reach = movement_range(board, unit.cell, allow.charge, cost=cost, blocked=blocked, stop=zoc)
         for cell, c in reach.items():
@@ -200,7 +201,7 @@ def check_move(
 ) -> float:
     """The cost of a legal move; an illegal one raises IllegalAction with the reason (VX-03-06)."""
     occ = state.occupancy()
-    why = immobile_reason(state, unit, seat, occ)
+    why = why_not_move(state, unit, seat, occ)
     if why:
         raise IllegalAction(f"{unit.type.name} cannot move: {why}")
     board = state.scenario.board
@@ -232,7 +233,7 @@ def check_move(
             raise IllegalAction(f"{name} can fly at most {allow.fly:g} cells; that cell is {d} away")
         return dests.fly[to]
     if charge:
-        why = charge_reason(state, unit)
+        why = why_not_charge(state, unit)
         if why:
             raise IllegalAction(f"{name} cannot charge: {why}")
         if to not in dests.charge:

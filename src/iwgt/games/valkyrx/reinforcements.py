@@ -74,7 +74,7 @@ def arriving(state: ValkyrxState, seat: Seat, occ: dict[Hex, Unit] | None = None
     return ready
 
 
-def arrival_reason(state: ValkyrxState, unit: Unit, seat: Seat, to: Hex) -> str | None:
+def why_not_arrive(state: ValkyrxState, unit: Unit, seat: Seat, to: Hex) -> str | None:
     """Why ``unit`` may not arrive at ``to`` now, or None if it may."""
     if state.phase != "movement" or state.mover != seat:
         return "late troops come on only in their owner's movement phase (VX-15-24)"
@@ -103,7 +103,7 @@ def add_troops(state: ValkyrxState, uid: int, to: Hex, seat: Seat) -> tuple[Valk
     Quicksand strikes it as it strikes any ground move ending there (VX-05-05).
     """
     unit = state.units[uid]
-    why = arrival_reason(state, unit, seat, to)
+    why = why_not_arrive(state, unit, seat, to)
     if why is not None:
         raise IllegalAction(why)
     arrived = replace(unit, status="active", cell=to, airborne=False, moved=True, moved_cost=0.0)

@@ -68,16 +68,16 @@ class SpellTable(DataModel):
             t = types.get(wizard)
             if t is None or not t.has("wizard"):
                 raise ValueError(f"packs.{wizard}: not a wizard of the attributes table")
-            problem = pack_problem(t, pack, {s.id: s for s in self.spell}, known)
+            problem = why_not_choose_spells(t, pack, {s.id: s for s in self.spell}, known)
             if problem:
                 raise ValueError(f"packs.{wizard}: {problem}")
         return self
 
 
-def pack_problem(
+def why_not_choose_spells(
     wizard: UnitType, pack: tuple[str, ...], spells: dict[str, Spell], known: set[str] | None = None
 ) -> str | None:
-    """Why a pack of spells is not allowed for this wizard, or None (VX-11-08 to VX-11-10)."""
+    """Why this wizard may not choose this pack of spells, or None if he may (VX-11-08 to VX-11-10)."""
     known = set(spells) if known is None else known
     unknown = [s for s in pack if s not in known]
     if unknown:

@@ -126,7 +126,7 @@ def plague_immune(unit: Unit) -> bool:
 # --- who may cast what --------------------------------------------------------------------------------
 
 
-def cast_reason(state: ValkyrxState, unit: Unit, seat: Seat) -> str | None:
+def why_not_cast(state: ValkyrxState, unit: Unit, seat: Seat) -> str | None:
     """Why this unit may not cast now, or None if it may."""
     if not unit.type.has("wizard"):
         return f"{unit.type.name} is no wizard"
@@ -151,7 +151,7 @@ def cast_reason(state: ValkyrxState, unit: Unit, seat: Seat) -> str | None:
 
 def can_cast_now(state: ValkyrxState, seat: Seat) -> bool:
     """Whether the seat has a wizard who may cast in this spells step."""
-    return any(cast_reason(state, u, seat) is None for u in state.units if u.type.has("wizard"))
+    return any(why_not_cast(state, u, seat) is None for u in state.units if u.type.has("wizard"))
 
 
 def open_ground(state: ValkyrxState, cell: Hex, occ: dict[Hex, Unit]) -> bool:
@@ -223,7 +223,7 @@ def transport_destinations(state: ValkyrxState, unit: Unit, occ: dict[Hex, Unit]
 def cast(state: ValkyrxState, wizard_id: int, spell_id: str, target: Hex | None, seat: Seat) -> Flow:
     """A wizard throws a spell: checked, paid for, announced; then resisted, rolled for and applied."""
     wizard = state.units[wizard_id]
-    reason = cast_reason(state, wizard, seat)
+    reason = why_not_cast(state, wizard, seat)
     if reason:
         raise IllegalAction(reason)
     table = spells()

@@ -3,7 +3,7 @@
 Valhalla hides nothing (VH-MS-05 decided: cards face up, every figure, hurt and coin in plain view), so the
 bot reads the public state directly for its geometry and never anything else (the undealt deck's order is
 not even in the state). It asks ``legal_actions`` once per decision; any other point it moves to is checked
-with the engine's own ``move_problem``, so ``apply`` accepts every action it returns.
+with the engine's own ``why_not_move``, so ``apply`` accepts every action it returns.
 
 Its modules, by job (as OpenSpiel keeps evaluators apart from search bots):
 

@@ -21,7 +21,7 @@ from iwgt.games.valhalla.dice import Fighter, shot_hits_on
 from iwgt.games.valhalla.flow import charge_sides, coin_targets, fight_sides
 from iwgt.games.valhalla.odds import Fate, combat_odds, shoot_odds
 from iwgt.games.valhalla.scenario import ObjectiveSpec
-from iwgt.games.valhalla.shooting import shot_problem
+from iwgt.games.valhalla.shooting import aim, why_not_shoot
 from iwgt.games.valhalla.state import Figure, ValhallaState
 from iwgt.geometry.plane import EPS, XY, distance, edge_distance
 
@@ -254,9 +254,8 @@ class Judge:
             return None  # out of range: no need to trace the line of sight
         key = ("shot", shooter, target, st.engaged(shooter.id), st.engaged(target.id))
         if key not in self._bands:
-            why, shot = shot_problem(st, shooter, target)
-            ok = why is None and shot is not None
-            self._bands[key] = (is_close(shot.distance), shot.cover) if ok and shot is not None else None
+            shot = aim(st, shooter, target) if why_not_shoot(st, shooter, target) is None else None
+            self._bands[key] = None if shot is None else (is_close(shot.distance), shot.cover)
         band = self._bands[key]
         if band is None:
             return None

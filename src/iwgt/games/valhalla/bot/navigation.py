@@ -19,7 +19,7 @@ from shapely.geometry import Point, Polygon
 
 from iwgt.games.valhalla.actions import Action, Move
 from iwgt.games.valhalla.config import rules
-from iwgt.games.valhalla.movement import MIN_MOVE, contact_point, figure_radius, move_problem
+from iwgt.games.valhalla.movement import MIN_MOVE, contact_point, figure_radius, why_not_move
 from iwgt.games.valhalla.scenario import ObjectiveSpec
 from iwgt.games.valhalla.state import Figure, ValhallaState
 from iwgt.geometry.plane import EPS, XY, Ground, distance, edge_distance, rounded, toward
@@ -213,7 +213,7 @@ class Reach:
         spots.sort(key=lambda p: (distance(f.at, p), p))
         out = []
         for p in spots[:8]:
-            if move_problem(st, f, [f.at, p], self.move) is None:
+            if why_not_move(st, f, [f.at, p], self.move) is None:
                 out.append(p)
                 if len(out) == 3:
                     break
@@ -230,12 +230,12 @@ def furthest(st: ValhallaState, f: Figure, goal: XY, budget: float) -> XY | None
     if length < MIN_MOVE:
         return None
     end = rounded(goal)
-    if move_problem(st, f, [start, end], budget) is None:
+    if why_not_move(st, f, [start, end], budget) is None:
         return end
     lo, hi = 0.0, length
     for _ in range(7):
         mid = (lo + hi) / 2
-        why = move_problem(st, f, [start, toward(start, goal, mid)], budget)
+        why = why_not_move(st, f, [start, toward(start, goal, mid)], budget)
         if why is None or why.startswith("there is no room"):
             lo = mid
         else:
@@ -245,7 +245,7 @@ def furthest(st: ValhallaState, f: Figure, goal: XY, budget: float) -> XY | None
         if d < MIN_MOVE:
             return None
         p = rounded(toward(start, goal, d))
-        if move_problem(st, f, [start, p], budget) is None:
+        if why_not_move(st, f, [start, p], budget) is None:
             return p
         d -= 0.3
     return None

@@ -36,14 +36,14 @@ from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.flow import activate, allowance, recover
 from iwgt.games.valhalla.movement import (
     charge_into,
-    charge_problem,
     cross_end,
-    cross_problem,
     drop,
     figure_radius,
-    near_thing,
     pick_up,
     relocate,
+    why_not_charge,
+    why_not_cross,
+    why_not_pick_up,
     withdraw_to,
 )
 from iwgt.games.valhalla.state import Figure, ValhallaState
@@ -224,18 +224,17 @@ class ValhallaBot:
                 continue
             gap = edge_distance(f.at, judge.radius, t.at, judge.radius)
             # A hundredth of slack: the engine's own check has the last word.
-            if gap <= judge.charge + 0.01 and charge_problem(st, f, t) is None:
+            if gap <= judge.charge + 0.01 and why_not_charge(st, f, t) is None:
                 best = max(best, self._charge_value(st, judge, f, t))
         shots = self._shot_values(st, judge, f)
         if shots:
             best = max(best, judge.position(st, f) + max(shots))
-        if f.carrying is None:
-            for thing in st.things:
-                if thing.baggage_side is None and thing.carrier is None and near_thing(f, thing):
-                    after = pick_up(st, f, thing)
-                    best = max(best, judge.position(after, after.figure(f.id)))
+        for thing in st.things:
+            if why_not_pick_up(st, f, thing) is None:
+                after = pick_up(st, f, thing)
+                best = max(best, judge.position(after, after.figure(f.id)))
         for i in st.scenario.ground.obstacles_near(f.at, judge.radius + rules().actions.cross_reach):
-            if cross_problem(st, f, i) is None:
+            if why_not_cross(st, f, i) is None:
                 after = relocate(st, f, cross_end(st, f, i))
                 best = max(best, judge.position(after, after.figure(f.id)))
         return best
