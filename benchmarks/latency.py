@@ -695,8 +695,8 @@ async def breakdown_game(
                 timed("view: options (legal_actions)", adapter.options, game, state, mover)
             for s in (0, 1):
                 obs = timed("view: observe", game.observe, state, s)
-                log = timed("view: log_for", log_for, snap, s)
-                events = log[-1]["events"] if log else []  # as views.view_for takes them
+                timed("view: log_for", log_for, snap, s, obs)
+                events = snap.log[-1].visible(s) if snap.log else []  # typed, as views.view_for takes them
                 movable = views[s]["options"]["movable"]
                 timed("view: lights, cards, report", _decorations, adapter, obs, events, s, movable)
             done += 1

@@ -2,8 +2,9 @@
 
 The sorcery scenario, two remote seats. The Light arms Wulfgeldre with spells of its choosing, names the
 Grima's quarry and takes her off the table; the table moves her after her quarry, unseen. Every message the
-Darkness's screen receives (views with their observation, lights, events, log, cards, report and timer;
-acks; errors; selections; previews) is searched for her cell, her quarry and the Light's held spells.
+Darkness's screen receives (views with their observation, lights, events, log with its words, cards, report
+and timer; acks; errors; selections; previews) is searched for her cell, her quarry and the Light's held
+spells.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ WULFGELDRE = 0
 QUARRY = 14
 """Pocâdl, far across the table: she stays hidden through the first turns."""
 CHOSEN = ["fire", "strength", "shield", "courage", "speed", "ice"]
+ARMED = "The Light: arms Wulfgeldre Warrior Wizard (L0) with Fire, Strength, Shield, Courage, Speed, Ice."
+"""The arming's sentence, as the Light reads it in its log (the spells' names from data/spells.toml)."""
+HER = "The Grima (of the mask) (L2)"
+POCADL = "Pocâdl - Bringer of Plaque (Demon) (D14)"
 
 
 def _cell(v: Any) -> tuple[int, int] | None:
@@ -63,8 +68,13 @@ def leaks(msg: JSON, hidden_cells: set[tuple[int, int]], light_ids: set[int]) ->
         elif isinstance(x, list):
             for i, v in enumerate(x):
                 walk(v, f"{path}[{i}]")
-        elif isinstance(x, str) and "Pocâdl" in x and "Grima" in x:
-            found.append(f"{path}: a text naming her quarry: {x!r}")
+        elif isinstance(x, str):
+            if "Pocâdl" in x and "Grima" in x:
+                found.append(f"{path}: a text naming her quarry: {x!r}")
+            if "Grima" in x and any(f"[{c[0]}, {c[1]}]" in x for c in hidden_cells - visible_cells):
+                found.append(f"{path}: a text giving her hidden cell: {x!r}")
+            if "arms" in x and "Strength" in x:
+                found.append(f"{path}: a text giving the Light's held spells: {x!r}")
 
     walk(msg, msg.get("type", "?"))
     return found
@@ -99,6 +109,11 @@ def test_the_darkness_never_sees_the_hidden_grima_her_quarry_or_the_lights_spell
             armed = s0.acted({"type": "spells", "unit": WULFGELDRE, "spells": CHOSEN}, "arm", 0)
             wulf = next(u for u in armed["observation"]["units"] if u["id"] == WULFGELDRE)
             assert wulf["spells"] == CHOSEN  # its owner sees them
+            # The log's words, per seat: the Light reads its order, the Darkness only that one was given.
+            assert armed["log"][-1]["text"] == [ARMED]
+            dark = s1.view_from(armed["version"])
+            assert dark["log"][-1]["action"] == {"type": "secret_order"}
+            assert dark["log"][-1]["text"] == ["The Light: gives a secret order."]
             start = to_movement(s0, s1)
             if start["to_move"] == 1:
                 done = s1.acted({"type": "end_phase"}, "dark-first", 1)
@@ -109,7 +124,13 @@ def test_the_darkness_never_sees_the_hidden_grima_her_quarry_or_the_lights_spell
             assert public is not None and not grima(v0)["hidden"]
             assert {"type": "conceal", "unit": GRIMA} in v0["options"]["actions"]
             # VX-12-03: she is set on her quarry, a secret order; VX-12-02: she goes into stealth.
-            s0.acted({"type": "quarry", "unit": GRIMA, "target": QUARRY}, "quarry", 0)
+            named = s0.acted({"type": "quarry", "unit": GRIMA, "target": QUARRY}, "quarry", 0)
+            assert named["log"][-1]["text"] == [
+                f"The Light: {HER} chooses her quarry.",
+                f"{HER} hunts {POCADL}.",
+            ]
+            dark = s1.view_from(named["version"])
+            assert dark["log"][-1]["text"] == ["The Light: gives a secret order."]
             mark = len(s1.seen)  # from here on she is hidden from the Darkness
             v0 = s0.acted({"type": "conceal", "unit": GRIMA}, "conceal", 0)
             hid_at = v0["version"]
@@ -167,3 +188,10 @@ def test_the_darkness_never_sees_the_hidden_grima_her_quarry_or_the_lights_spell
             assert any("hidden cell" in x for x in own)
             assert any("quarry" in x for x in own)
             assert any("held spells" in x for x in own)
+            assert any("text giving the Light's held spells" in x for x in own)
+            assert any("text naming her quarry" in x for x in own)
+            # Her owner's log tells where she went unseen; the Darkness's never does.
+            unseen = [t for m in s0.seen if m["type"] == "view" for e in m["log"] for t in e["text"]]
+            assert any(t.startswith(f"{HER} moves unseen from ") for t in unseen)
+            dark_log = [t for m in s1.seen if m["type"] == "view" for e in m["log"] for t in e["text"]]
+            assert dark_log and not any("unseen" in t or "hunts" in t for t in dark_log)

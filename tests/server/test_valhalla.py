@@ -255,7 +255,10 @@ def test_physical_dice_are_asked_for_and_entered_by_the_players(tmp_path: Path) 
             hurt = me.until(lambda m: m["type"] == "view" and m["version"] > hit["version"])
             assert any(e["event"] == "SavingThrow" and e["effect"] == "one_shock" for e in hurt["events"])
             assert next(f for f in hurt["observation"]["figures"] if f["id"] == target)["shock"] == 1
-            assert hurt["report"]["dice"][0]["text"].endswith("one shock marker")
+            said = hurt["report"]["dice"][0]["text"]
+            assert said.endswith(": 4, one shock marker.")
+            # The dice panel and the log say it in the same words: the game's, worded once.
+            assert said in hurt["log"][-1]["text"] and hurt["log"][-1]["actor"] == -1
             assert any(x["effect"] == "shocked" for x in hurt["lights"])
             assert hurt["die"] is None and hurt["to_move"] == seat
         assert [r.origin for r in steps(c, tid)][-3:] == ["player", "die", "die"]

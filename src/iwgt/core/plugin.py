@@ -2,10 +2,11 @@
 
 The rules (``Game``) say what may happen; the plug-in adds what the table, the server, the command line, the
 bots and the browser need of the game: its bot, its table adapter (lights, options, selections, previews,
-cards, reports), its catalogue for the touchscreen, its turn-by-turn report, its extra commands and the folder
-of its browser screen. Each game ships one plug-in object and registers it under the ``iwgt.games`` entry
-point group (``pyproject.toml``), so that a game could live in a distribution of its own; the core registry
-(``iwgt.core.registry``) is the only code that resolves a game by name. (python-chess's variant classes carry
+cards, reports), its words (every action and event in a sentence, once), its catalogue for the touchscreen,
+its turn-by-turn report, its extra commands and the folder of its browser screen. Each game ships one
+plug-in object and registers it under the ``iwgt.games`` entry point group (``pyproject.toml``), so that a
+game could live in a distribution of its own; the core registry (``iwgt.core.registry``) is the only code
+that resolves a game by name. (python-chess's variant classes carry
 every facet in one object; a boardgame.io game is one object the framework consumes whole.)
 
 Everything here is built lazily: listing the games reads only their declared facts, and a server that plays
@@ -14,12 +15,12 @@ one game never builds another's rules, bot or adapter.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from iwgt.core.protocol import JSON, Event, Game, GameFacts, Seat
+from iwgt.core.protocol import CHANCE, JSON, Event, Game, GameFacts, Seat, visible_events
 
 if TYPE_CHECKING:  # the command-line types are needed only by the games that add commands
     import typer
@@ -37,6 +38,46 @@ class Bot(Protocol):
     def choose(self, state: Any, seat: Seat) -> Any:
         """The bot's action for the seat now."""
         ...
+
+
+class Words(Protocol):
+    """A game's sentences: every action and event worded once, in English, from what one seat may know.
+
+    The server's log, the command line's turn report and the browser all take their words from here, so an
+    event is never worded two ways. Names come from the seat's ``observation`` (never the state), an action
+    comes as the seat may see it (``Game.action_view``: another seat's secret order is only that), and an
+    event the seat may not see says nothing.
+    """
+
+    def action(self, action: JSON, actor: Seat, observation: JSON, seat: Seat | None) -> str | None:
+        """The sentence of an action as ``seat`` sees it (``action_view`` JSON), or None when the events the
+        action brings at once already say all of it."""
+        ...
+
+    def event(self, event: Event, observation: JSON, seat: Seat | None) -> str | None:
+        """The sentence of an event, or None for an event that says nothing (or that ``seat`` may not see)."""
+        ...
+
+
+def sentences(
+    words: Words,
+    action: JSON | None,
+    actor: Seat,
+    events: Sequence[Event],
+    observation: JSON,
+    seat: Seat | None,
+) -> list[str]:
+    """A step's words for one seat: the action's sentence (if a player acted), then each visible event's."""
+    out: list[str] = []
+    if action is not None and actor != CHANCE:
+        said = words.action(action, actor, observation, seat)
+        if said:
+            out.append(said)
+    for e in visible_events(events, seat):
+        said = words.event(e, observation, seat)
+        if said:
+            out.append(said)
+    return out
 
 
 ReportPrinter = Callable[["Console", Any, list[Event]], list[Event]]
@@ -74,6 +115,11 @@ class GamePlugin:
 
     def table(self) -> TableAdapter | None:
         """The game's table adapter (built once by the plug-in), or None: then the table lights nothing."""
+        return None
+
+    def words(self) -> Words | None:
+        """The game's sentences for its actions and events (built once by the plug-in), or None: then the
+        shared layers fall back on the bare names of actions and events."""
         return None
 
     def catalogue(self) -> JSON | None:

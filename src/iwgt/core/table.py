@@ -1,9 +1,10 @@
 """The table adapter: what one game's table shows, as pure functions the server calls for every seat.
 
-An adapter turns a seat's observation and the events it may see into lights, cards and the health-bar
-report, and asks the game (``legal_actions``, ``apply``) for a seat's options, a picked-up unit's
-destinations and the preview of an action. It does no I/O, reads no clock and draws no random numbers, so
-a view is a function of the journal. Each game's plug-in builds its own (``GamePlugin.table``).
+An adapter turns a seat's observation and the events it may see (the game's own ``Event`` objects, which it
+matches by class: a renamed event breaks an import or a test, never silently a light) into lights, cards and
+the health-bar report, and asks the game (``legal_actions``, ``apply``) for a seat's options, a picked-up
+unit's destinations and the preview of an action. It does no I/O, reads no clock and draws no random
+numbers, so a view is a function of the journal. Each game's plug-in builds its own (``GamePlugin.table``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from iwgt.core.lights import Light
-from iwgt.core.protocol import JSON, Game, Seat
+from iwgt.core.protocol import JSON, Event, Game, Seat
 
 AnyGame = Game[Any, Any]
 """Any game of the platform; each adapter checks the state is its own."""
@@ -24,15 +25,16 @@ class TableAdapter(Protocol):
     def lights(
         self,
         observation: JSON,
-        events: Sequence[JSON],
+        events: Sequence[Event],
         seat: Seat | None,
         *,
         movable: Sequence[int] = (),
     ) -> list[Light]:
         """Standing lights of the observation plus the transient lights of the last step's events.
 
-        ``events`` are ``Event.to_json()`` dicts already filtered for the seat; ``movable`` are the units
-        lit for the seat's move (``options(...)["movable"]``). Never reads the state.
+        ``events`` are the step's ``Event`` objects the seat may see (``visible_events``), typed as the game
+        made them; ``movable`` are the units lit for the seat's move (``options(...)["movable"]``). Never
+        reads the state.
         """
         ...
 
@@ -52,8 +54,9 @@ class TableAdapter(Protocol):
         """The red light of a refused action's destination (a cell, VX-14-03; a spot on a free table)."""
         ...
 
-    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
-        """The health-bar report after a combat phase, from the events the seat sees; else None."""
+    def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
+        """The report after a step (a combat phase's health bars, the dice rolled), from the ``Event``
+        objects the seat may see; else None."""
         ...
 
     def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:

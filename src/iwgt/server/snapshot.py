@@ -10,7 +10,7 @@ from typing import Any
 
 from iwgt.core.chance import Die
 from iwgt.core.plugin import AnyGame, GamePlugin
-from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.protocol import JSON, Event, Seat, visible_events
 
 
 @dataclass(slots=True)
@@ -20,8 +20,12 @@ class Batch:
     version: int
     actor: Seat
     action: JSON | None  # None for a die entered by a player, or the table's own opening dice
-    events: list[Event]
+    events: list[Event]  # typed, as the game made them: the table adapter matches them by class
     seen: dict[Seat | None, JSON] = field(default_factory=dict)  # its log entry per seat, built once
+
+    def visible(self, seat: Seat | None) -> list[Event]:
+        """The batch's events the seat may see, still typed (the log's JSON is built from these)."""
+        return visible_events(self.events, seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,17 @@
-"""A seat's whole screen as one JSON message: built only from what ``observe`` and the seat's events allow."""
+"""A seat's whole screen as one JSON message: built only from what ``observe`` and the seat's events allow.
+
+The table adapter gets the last step's events typed (the game's own classes, matched by class); the view
+carries them as JSON for the browser, and each log entry carries the game's sentences for the seat (``text``).
+"""
 
 from __future__ import annotations
 
-from iwgt.core.protocol import CHANCE, JSON, Seat, visible_events
+from collections.abc import Callable
+
+from iwgt.core.plugin import sentences
+from iwgt.core.protocol import CHANCE, JSON, Seat
 from iwgt.server.snapshot import Batch, Snapshot
-from iwgt.table.plain import table_of
+from iwgt.table.plain import table_of, words_of
 
 
 def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
@@ -16,9 +23,10 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
         options = adapter.options(game, state, seat)
     else:
         options = {"movable": [], "actions": []}
-    log = log_for(snap, seat)
+    log = log_for(snap, seat, obs)
     events = log[-1]["events"] if log else []  # the last step's events, as this seat may see them
-    lights = adapter.lights(obs, events, seat, movable=options["movable"])
+    typed = snap.log[-1].visible(seat) if snap.log else []  # the same events, as the game made them
+    lights = adapter.lights(obs, typed, seat, movable=options["movable"])
     die = snap.die
     return {
         "type": "view",
@@ -32,7 +40,7 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
         "events": events,
         "log": log,
         "cards": adapter.cards(obs, seat),
-        "report": adapter.report(obs, events),
+        "report": adapter.report(obs, typed),
         "timer": snap.timer,
         "die": None if die is None else {"sides": die.sides, "purpose": die.purpose, "hint": die.hint()},
         "dice": snap.dice,
@@ -41,12 +49,20 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
     }
 
 
-def log_for(snap: Snapshot, seat: Seat | None) -> list[JSON]:
-    """The recent steps as the seat may see them: secret orders masked, hidden events left out."""
-    return [_entry(snap, b, seat) for b in snap.log]
+def log_for(snap: Snapshot, seat: Seat | None, observation: JSON | None = None) -> list[JSON]:
+    """The recent steps as the seat may see them: secret orders masked, hidden events left out, each step in
+    the game's words. ``observation`` is the seat's, if the caller has it (the words take names from it)."""
+    known: list[JSON] = [] if observation is None else [observation]
+
+    def names() -> JSON:
+        if not known:  # observed only if an entry is new: built entries are kept
+            known.append(snap.game.observe(snap.state, seat))
+        return known[0]
+
+    return [_entry(snap, b, seat, names) for b in snap.log]
 
 
-def _entry(snap: Snapshot, b: Batch, seat: Seat | None) -> JSON:
+def _entry(snap: Snapshot, b: Batch, seat: Seat | None, names: Callable[[], JSON]) -> JSON:
     """A step's log entry for a seat; built once, since a journalled step never changes."""
     entry = b.seen.get(seat)
     if entry is None:
@@ -54,11 +70,13 @@ def _entry(snap: Snapshot, b: Batch, seat: Seat | None) -> JSON:
         action = None
         if b.action is not None and b.actor != CHANCE:
             action = game.action_view(game.action_from_json(b.action), b.actor, seat)
+        events = b.visible(seat)
         entry = {
             "version": b.version,
             "actor": b.actor,
             "action": action,
-            "events": [e.to_json() for e in visible_events(b.events, seat)],
+            "events": [e.to_json() for e in events],
+            "text": sentences(words_of(snap.plugin), action, b.actor, events, names(), seat),
         }
         b.seen[seat] = entry
     return entry

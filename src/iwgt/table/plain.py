@@ -1,15 +1,17 @@
-"""The table of a game whose plug-in brings no adapter: every legal action offered as it is, nothing lit."""
+"""The table of a game whose plug-in brings no adapter (every legal action offered as it is, nothing lit),
+and the words of a game whose plug-in brings none (the bare names of its actions and events)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import Light
-from iwgt.core.plugin import AnyGame, GamePlugin
-from iwgt.core.protocol import JSON, Seat
+from iwgt.core.plugin import AnyGame, GamePlugin, Words
+from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.core.table import TableAdapter
 
 
@@ -20,7 +22,7 @@ class PlainTable:
         self._legal = LegalActions()
 
     def lights(
-        self, observation: JSON, events: Sequence[JSON], seat: Seat | None, *, movable: Sequence[int] = ()
+        self, observation: JSON, events: Sequence[Event], seat: Seat | None, *, movable: Sequence[int] = ()
     ) -> list[Light]:
         """Nothing lit: a game without an adapter has no places the shell knows how to light."""
         return []
@@ -54,7 +56,7 @@ class PlainTable:
         """Nothing to light red."""
         return []
 
-    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+    def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
         """No report."""
         return None
 
@@ -72,3 +74,27 @@ def table_of(plugin: GamePlugin) -> TableAdapter:
 
 
 _PLAIN: dict[str, PlainTable] = {}
+
+
+class PlainWords:
+    """Words for a game that brings none: "Seat 1: end phase.", "Unit moved." (better than silence)."""
+
+    def action(self, action: JSON, actor: Seat, observation: JSON, seat: Seat | None) -> str | None:
+        """The seat and the action's type in words."""
+        kind = str(action.get("type", "")).replace("_", " ").strip()
+        return f"Seat {actor}: {kind or 'acts'}."
+
+    def event(self, event: Event, observation: JSON, seat: Seat | None) -> str | None:
+        """The event's class name in words; nothing for an event the seat may not see."""
+        if not event.visible_to(seat):
+            return None
+        spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", event.kind)
+        return spaced[:1].upper() + spaced[1:].lower() + "."
+
+
+_PLAIN_WORDS = PlainWords()
+
+
+def words_of(plugin: GamePlugin) -> Words:
+    """The plug-in's words, or plain ones for a game that brings none."""
+    return plugin.words() or _PLAIN_WORDS

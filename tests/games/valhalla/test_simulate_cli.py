@@ -91,7 +91,7 @@ def test_the_report_tells_the_game_turn_by_turn() -> None:
         assert words in text, words
     spec = ValhallaGame().load_scenario("first_blood").spec
     assert spec.players[0].hero_name in text and spec.players[1].archer_name in text
-    assert any(f"{rank}♣ Ulf" in text or f"{rank}♦ Ulf" in text for rank in ("A", "2", "3", "4", "5", "6"))
+    assert any(f"{rank}♣ is up: Ulf." in text or f"{rank}♦ is up: Ulf." in text for rank in "A23456")
     with pytest.raises(json.JSONDecodeError):
         json.loads(text)
 
@@ -100,8 +100,8 @@ def test_the_report_shows_fights_and_shots_with_their_dice() -> None:
     # Seed 1 of first blood has both a charge and shots (the bots are deterministic, so this stays true
     # unless they change; any seed with a fight would do).
     texts = [simulate(seed=seed).stdout for seed in (1, 2, 3)]
-    assert any("charges" in t and "fight:" in t and "rolls" in t and "scores" in t for t in texts)
-    assert any("shoots at" in t and "needs" in t for t in texts)
+    assert any("charges" in t and "Combat:" in t and "rolls" in t and "scores" in t for t in texts)
+    assert any("Shot at" in t and "needs" in t for t in texts)
     assert any("coin" in t for t in texts)
 
 
@@ -184,30 +184,32 @@ def test_the_report_words_every_event() -> None:
     text = console.export_text()
     for words in (
         "Turn 2 of 8",
-        "A♣ Ulf",
-        "Asa passes the A♦: no figure of this player is left to activate",
-        "Ulf the Bold activates (2 actions)",
-        'Ulf the Bold moves to (16, 9), using 6" of movement',
-        "Ulf the Bold crosses the hedge to (16, 17.55)",
-        "Ulf the Bold charges Svein the slinger",
-        "fight: Ulf the Bold rolls 9 (scores 10), Svein the slinger rolls 2 (scores 2): "
-        "Ulf the Bold scores 2 hits",
-        "Ulf the Bold withdraws from combat to (20, 21)",
-        'Svein the slinger shoots at Ulf the Bold (7.5", needs 5+): rolls 5, hit',
-        "Dice of Death for Ulf the Bold: 2, wounded",
-        "Ulf the Bold is now 1 shock, wounded",
-        "Svein the slinger goes to Valhalla",
-        "Ulf the Bold recovers from shock (0 left)",
-        "Ulf the Bold picks up the silver hoard",
-        "Ulf the Bold drops the silver hoard at (20, 21)",
-        "Raiders win 1 coin: Svein the slinger went to Valhalla (3 in all)",
-        "Raiders achieve an objective: Carry the silver hoard back",
-        "end of turn 2",
-        "Raiders win: Raiders reached 3 coins (3 needed)",
+        "A♣ is up: Ulf.",
+        "Asa passes the A♦: no figure of this player is left to activate.",
+        "Ulf the Bold activates (2 actions).",
+        'Ulf the Bold moves to (16, 9), using 6" of movement.',
+        "Ulf the Bold crosses the hedge to (16, 17.55).",
+        "Ulf the Bold charges Svein the slinger (contact at (22, 21.5)).",
+        "Combat: Ulf the Bold rolls 9 (scores 10), Svein the slinger rolls 2 (scores 2): "
+        "2 hits on Svein the slinger.",
+        "Ulf the Bold withdraws from combat to (20, 21).",
+        'Shot at Ulf the Bold (7.5", needs 5+): Svein the slinger rolls 5, a hit.',
+        "Dice of Death for Ulf the Bold: 2, wounded.",
+        "Ulf the Bold is now 1 shock marker, wounded.",
+        "Svein the slinger goes to Valhalla.",
+        "Ulf the Bold recovers from shock (0 shock markers left).",
+        "Ulf the Bold picks up the silver hoard.",
+        "Ulf the Bold drops the silver hoard at (20, 21).",
+        "Raiders win 1 coin: Svein the slinger went to Valhalla (3 in all).",
+        "Raiders achieve an objective: Carry the silver hoard back.",
+        "End of turn 2.",
+        "Game over: Raiders win (Raiders reached 3 coins (3 needed)).",
     ):
         assert words in text, words
+    # A card dealt and an activation's end are deliberately silent: the hands and the next card say them.
+    assert "A♣" not in text.replace("A♣ is up", "")
     raid = game.initial_state(game.load_scenario("raid"))
     mule = next(t for t in raid.things if t.baggage_side == 0)
     console = Console(record=True, width=200, highlight=False)
     print_events(console, raid, [ev.BaggageMoved(mule.id, (mule.at, (20.0, 2.0)))])
-    assert "the raiders' mule moves to (20, 2)" in console.export_text()
+    assert "The raiders' mule moves to (20, 2)." in console.export_text()

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from iwgt.core.lights import AMBER, BLUE, GREEN, RED, WHITE, YELLOW, Light
-from iwgt.core.protocol import JSON, ChanceOutcome
+from iwgt.core.protocol import JSON, ChanceOutcome, Event
 from iwgt.core.registry import get_game, get_plugin
+from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.state import Engagement, ValhallaState
 from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, PALETTE, POINT_RADIUS
 
@@ -96,22 +97,12 @@ def test_standing_spots_light_the_card_holder_s_figures_the_active_one_hurts_and
 
 def test_the_last_step_s_events_light_moves_combats_shots_and_deaths() -> None:
     state = place(dealt(), THORVALD, (10, 6), alive=False)
-    events: list[JSON] = [
-        {"event": "FigureMoved", "figure": WARRIOR, "path": [[14, 5], [16, 5]], "cost": 2.0},
-        {
-            "event": "Fought",
-            "attacker": HERO,
-            "defender": THORVALD,
-            "attacker_face": 9,
-            "defender_face": 1,
-            "attacker_score": 10,
-            "defender_score": 1,
-            "attacker_hits": 2,
-            "defender_hits": 0,
-        },
-        {"event": "ShotFired", "shooter": ARCHER, "target": ASA, "face": 6, "needs": 5, "hit": True},
-        {"event": "FigureKilled", "figure": THORVALD},
-        {"event": "BaggageMoved", "baggage": 0, "path": [[1, 1], [99, 99]]},  # off the table: no light
+    events: list[Event] = [
+        ev.FigureMoved(WARRIOR, ((14, 5), (16, 5)), 2.0),
+        ev.Fought(HERO, THORVALD, 9, 1, 10, 1, 2, 0),
+        ev.ShotFired(ARCHER, ASA, 6, 5, True, 5.0, False),
+        ev.FigureKilled(THORVALD),
+        ev.BaggageMoved(0, ((1, 1), (99, 99))),  # off the table: no light
     ]
     lit = ADAPTER.lights(obs(state), events, 1)
     assert Light.spot((16, 5), SPOT, "destination", GREEN, "steady") in lit
@@ -222,21 +213,11 @@ def test_a_preview_is_legality_and_exact_odds_and_changes_nothing() -> None:
 
 def test_the_report_gives_coins_hurts_and_the_dice_of_the_last_step() -> None:
     state = replace(place(dealt(), THORVALD, (10, 10), shock=2), coins=(2, 0))
-    events: list[JSON] = [
-        {
-            "event": "Fought",
-            "attacker": HERO,
-            "defender": THORVALD,
-            "attacker_face": 7,
-            "defender_face": 3,
-            "attacker_score": 8,
-            "defender_score": 1,
-            "attacker_hits": 2,
-            "defender_hits": 0,
-        },
-        {"event": "SavingThrow", "figure": THORVALD, "face": 3, "effect": "two_shock"},
-        {"event": "SavingThrow", "figure": THORVALD, "face": 1, "effect": "killed"},
-        {"event": "CoinsWon", "side": 0, "coins": 2, "reason": "Thorvald went to Valhalla", "total": 2},
+    events: list[Event] = [
+        ev.Fought(HERO, THORVALD, 7, 3, 8, 1, 2, 0),
+        ev.SavingThrow(THORVALD, 3, "two_shock"),
+        ev.SavingThrow(THORVALD, 1, "killed"),
+        ev.CoinsWon(0, 2, "Thorvald went to Valhalla", 2),
     ]
     rep = ADAPTER.report(obs(state), events)
     assert rep is not None and rep["type"] == "report" and rep["turn"] == 1
@@ -247,27 +228,30 @@ def test_the_report_gives_coins_hurts_and_the_dice_of_the_last_step() -> None:
     assert next(f for f in rep["figures"] if f["id"] == THORVALD)["shock"] == 2
     combat, save, death = rep["dice"]
     assert combat["attacker_die"] == 10 and combat["defender_die"] == 8
-    assert combat["text"] == "Ulf the Bold rolls 7 (score 8), Thorvald rolls 3 (score 1): 2 hits on Thorvald"
-    assert save["text"] == "Dice of Death for Thorvald: 3, two shock markers"
-    assert death["effect"] == "killed" and death["text"].endswith("to Valhalla")
-    assert rep["coins"] == [{"side": 0, "coins": 2, "reason": "Thorvald went to Valhalla", "total": 2}]
-    shot = ADAPTER.report(
-        obs(state),
-        [
-            {
-                "event": "ShotFired",
-                "shooter": ARCHER,
-                "target": ASA,
-                "face": 2,
-                "needs": 5,
-                "hit": False,
-                "distance": 6.2,
-                "cover": False,
-            }
-        ],
+    assert combat["text"] == (
+        "Combat: Ulf the Bold rolls 7 (scores 8), Thorvald rolls 3 (scores 1): 2 hits on Thorvald."
     )
+    assert save["text"] == "Dice of Death for Thorvald: 3, two shock markers."
+    assert save["words"] == "two shock markers"
+    assert death["effect"] == "killed" and death["text"] == "Dice of Death for Thorvald: 1, goes to Valhalla."
+    assert rep["coins"] == [
+        {
+            "side": 0,
+            "coins": 2,
+            "reason": "Thorvald went to Valhalla",
+            "total": 2,
+            "text": "Raiders win 2 coins: Thorvald went to Valhalla (2 in all).",
+        }
+    ]
+    shot = ADAPTER.report(obs(state), [ev.ShotFired(ARCHER, ASA, 2, 5, False, 6.2, False)])
     assert shot is not None
-    assert shot["dice"][0]["text"] == "Hrafn the archer shoots at Asa Farm-wife: rolls 2, needs 5+: a miss"
+    missed = 'Shot at Asa Farm-wife (6.2", needs 5+): Hrafn the archer rolls 2, a miss.'
+    assert shot["dice"][0]["text"] == missed
+    # Each roll's sentence is the game's one wording of it (the log and the command line say the same).
+    words = get_plugin("valhalla").words()
+    assert words is not None
+    for roll, e in zip(rep["dice"], events, strict=False):
+        assert roll["text"] == words.event(e, obs(state), 0)
 
 
 def test_the_cards_show_each_hand_the_card_up_and_the_played_ones() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from tests.games.valkyrx.kit import GAME, turn_over
 
 from iwgt.core.lights import Light
-from iwgt.core.protocol import JSON, ChanceOutcome, Event, Seat, visible_events
+from iwgt.core.protocol import ChanceOutcome, Event, Seat, visible_events
 from iwgt.core.registry import get_plugin
 from iwgt.games.valkyrx.actions import EndPhase
 from iwgt.games.valkyrx.state import ValkyrxState
@@ -16,9 +16,9 @@ from iwgt.games.valkyrx.state import ValkyrxState
 ADAPTER = get_plugin("valkyrx").table()
 
 
-def seen(events: Sequence[Event], seat: Seat | None) -> list[JSON]:
-    """The events as the seat's screen receives them."""
-    return [e.to_json() for e in visible_events(events, seat)]
+def seen(events: Sequence[Event], seat: Seat | None) -> list[Event]:
+    """The events the seat may see, typed as the adapter receives them from the server."""
+    return visible_events(events, seat)
 
 
 def play_turn(state: ValkyrxState, face: int | None = None) -> list[tuple[ValkyrxState, list[Event]]]:

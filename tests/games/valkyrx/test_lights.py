@@ -122,9 +122,9 @@ def test_vx_14_11_a_spell_wave_runs_ring_by_ring_to_the_spell_s_range() -> None:
 def test_vx_14_11_a_local_spell_lights_the_wizard_alone_and_an_all_spell_the_whole_board() -> None:
     state = position([("wulfgeldre", (0, 0))], [("wearg_warriors", (6, 8))])
     obs = GAME.observe(state, 0)
-    shield = ADAPTER.lights(obs, [SpellCast(0, "shield", "Shield", 0, 0.1).to_json()], 0)
+    shield = ADAPTER.lights(obs, [SpellCast(0, "shield", "Shield", 0, 0.1)], 0)
     assert at(shield, "spell_wave") == [(0, 0)]
-    doom = ADAPTER.lights(obs, [SpellCast(0, "armageddon", "Armageddon", None, 0.1).to_json()], 0)
+    doom = ADAPTER.lights(obs, [SpellCast(0, "armageddon", "Armageddon", None, 0.1)], 0)
     assert sorted(at(doom, "spell_wave")) == sorted((c, r) for c in range(12) for r in range(9))
 
 
@@ -182,7 +182,7 @@ def test_transient_lights_of_a_unit_without_a_cell_never_show() -> None:
     state = tweak(position([("grima", (2, 2))], [("wearg_warriors", (5, 7))], first=1), 0, hidden=True)
     obs = GAME.observe(state, 1)
     assert obs["units"][0]["cell"] is None
-    events = [UnitRemoved(0, "destroyed").to_json(), SpellCast(0, "fire", "Fire", 5, 0.1).to_json()]
+    events = [UnitRemoved(0, "destroyed"), SpellCast(0, "fire", "Fire", 5, 0.1)]
     assert ADAPTER.lights(obs, events, 1) == []
     # Nor for her owner: her piece is off the table, and a lit cell would show onlookers where she is.
     assert ADAPTER.lights(GAME.observe(state, 0), events, 0) == []

@@ -1,8 +1,8 @@
 """Pig's plug-in: the object the ``pig`` entry point of the ``iwgt.games`` group names.
 
-It brings the rules, a bot, a headless report and a browser screen. It brings no table adapter: the server
-then uses the plain one (``iwgt.table.plain``), which offers the legal actions as JSON and lights nothing,
-which is all a game without a board needs. No catalogue and no extra commands either.
+It brings the rules, a bot, its words, a headless report and a browser screen. It brings no table adapter:
+the server then uses the plain one (``iwgt.table.plain``), which offers the legal actions as JSON and lights
+nothing, which is all a game without a board needs. No catalogue and no extra commands either.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, package_web
+from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, Words, package_web
 from iwgt.core.protocol import JSON, Event, Seat
 from iwgt_pig.facts import FACTS
+from iwgt_pig.words import PigWords
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,27 +35,22 @@ class HoldBot:
 
 
 def print_events(console: Console, state: Any, events: list[Event]) -> list[Event]:
-    """Each roll, lost turn, hold and the win in one line; nothing is kept for later."""
+    """Each roll, lost turn, hold and the win in one line, in the game's words; nothing is kept for later."""
     from rich.markup import escape
 
-    from iwgt_pig.rules import Held, Rolled, RolledOne, Won
-
-    names = [escape(n) for n in state.scenario.spec.players]
+    obs = plugin.game.observe(state, None)
     for e in events:
-        match e:
-            case Rolled(seat, face, total):
-                console.print(f"{names[seat]} rolls {face}: {total} this turn")
-            case RolledOne(seat, lost):
-                console.print(f"{names[seat]} rolls a 1 and loses {lost}")
-            case Held(seat, banked, score):
-                console.print(f"{names[seat]} holds: banks {banked}, {score} in all")
-            case Won(seat, score):
-                console.print(f"[bold]{names[seat]} wins with {score}[/]")
+        said = WORDS.event(e, obs, None)
+        if said:
+            console.print(escape(said))
     return []
 
 
+WORDS = PigWords()
+
+
 class PigPlugin(GamePlugin):
-    """Pig, whole: rules, bot, report and screen."""
+    """Pig, whole: rules, bot, words, report and screen."""
 
     facts = FACTS
 
@@ -67,6 +63,10 @@ class PigPlugin(GamePlugin):
     def bot(self) -> Bot:
         """A new bot for one seat: hold at 20 or at what wins."""
         return HoldBot()
+
+    def words(self) -> Words:
+        """Every event in a sentence."""
+        return WORDS
 
     def report(self) -> ReportPrinter:
         """The turn-by-turn report of a headless game."""

@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, package_web
+from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, Words, package_web
 from iwgt.core.protocol import JSON
 from iwgt.games.valhalla.facts import FACTS
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class ValhallaPlugin(GamePlugin):
-    """Valhalla, whole: rules, bot, table adapter, catalogue, report, commands and screen ."""
+    """Valhalla, whole: rules, bot, table adapter, words, catalogue, report, commands and screen."""
 
     facts = FACTS
 
@@ -42,6 +42,16 @@ class ValhallaPlugin(GamePlugin):
     def table(self) -> TableAdapter:
         """The table adapter (built once)."""
         return self._table
+
+    @cached_property
+    def _words(self) -> Words:
+        from iwgt.games.valhalla.words import ValhallaWords
+
+        return ValhallaWords()
+
+    def words(self) -> Words:
+        """Every action and event in a sentence (built once)."""
+        return self._words
 
     def catalogue(self) -> JSON:
         """What the touchscreen draws the game's choices from."""

@@ -5,8 +5,8 @@ A free table has no cells, so every light is a **spot** (``Light.spot``): a disc
 LED strip under a glass top or a projector over the table. Decisions (for docs/architecture.md):
 
 - **Only the seat's view.** ``lights``, ``report`` and ``cards`` read the observation and the events the seat
-  may see. Valhalla hides nothing (cards are dealt face up), so every seat's lights are the same but for
-  ``movable``, which only the seat to act gets.
+  may see (the game's own event objects, matched by class). Valhalla hides nothing (cards are dealt face up),
+  so every seat's lights are the same but for ``movable``, which only the seat to act gets.
 - **Standing lights**: the figures the card holder may activate (``movable``, white), the active figure
   (``selected``, blue), figures in combat (``melee``, alternating green and red), shocked figures
   (``shocked``, yellow) and wounded ones (``wounded``, orange), and the baggage to move at the end of the turn
@@ -22,7 +22,8 @@ LED strip under a glass top or a projector over the table. Decisions (for docs/a
   range and 12" range of a shooter, measured from the base's edge, and the 2" zone round each enemy base).
 - **Previews**: the exact odds of ``iwgt.games.valhalla.forecast.preview`` for a charge, a fight or a shot.
 - **Report**: always present: each side's coins and target, each figure's hurts, and the dice of the last step
-  (combat faces and scores, a shot's face against the face it needed, each Dice of Death and its effect).
+  (combat faces and scores, a shot's face against the face it needed, each Dice of Death and its effect), each
+  roll with its sentence from ``iwgt.games.valhalla.words`` (the one place a roll is worded).
 - **Cards**: each player's dealt cards, the card up marked, the played ones marked played.
 """
 
@@ -37,12 +38,14 @@ from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Light, Point, colour
 from iwgt.core.plugin import AnyGame
-from iwgt.core.protocol import JSON, Seat
+from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.games.valhalla import actions as act
+from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.forecast import preview as odds_preview
 from iwgt.games.valhalla.movement import why_not_charge, why_not_move
 from iwgt.games.valhalla.state import Figure, ValhallaState
+from iwgt.games.valhalla.words import SAVES, ValhallaWords
 
 COMBAT_MS: Final = 3000
 """How long a combat's or a shot's lights run before the verdict and the removals show."""
@@ -53,13 +56,20 @@ HALO: Final = 0.25
 POINT_RADIUS: Final = 0.2
 """The radius of a move point's spot (inches)."""
 
-_SAVE_WORDS: Final = {
-    "killed": "to Valhalla",
-    "wounded": "wounded",
-    "two_shock": "two shock markers",
-    "one_shock": "one shock marker",
-    "none": "no effect",
-}
+REACTS_TO: Final[tuple[type[Event], ...]] = (
+    ev.FigureMoved,
+    ev.Withdrew,
+    ev.ObstacleCrossed,
+    ev.Charged,
+    ev.BaggageMoved,
+    ev.Fought,
+    ev.ShotFired,
+    ev.FigureKilled,
+    ev.SavingThrow,
+    ev.CoinsWon,
+)
+"""Every event class the adapter matches (lights, and the dice report): the tests hold each to being a class
+of ``iwgt.games.valhalla.events`` and to lighting or reporting something."""
 
 
 VALHALLA_EFFECTS: Final = BASE.extend(
@@ -150,6 +160,7 @@ class ValhallaAdapter:
 
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
+        self.words = ValhallaWords()
         self._legal = LegalActions()
 
     # ---------------------------------------------------------------------------------------- lights
@@ -157,7 +168,7 @@ class ValhallaAdapter:
     def lights(
         self,
         observation: JSON,
-        events: Sequence[JSON],
+        events: Sequence[Event],
         seat: Seat | None,
         *,
         movable: Sequence[int] = (),
@@ -184,34 +195,34 @@ class ValhallaAdapter:
         self._transient(lit, events)
         return VALHALLA_EFFECTS.ordered(lit.out)
 
-    def _transient(self, lit: _Spots, events: Sequence[JSON]) -> None:
-        fought = any(ev.get("event") in ("Fought", "ShotFired") for ev in events)
+    def _transient(self, lit: _Spots, events: Sequence[Event]) -> None:
+        fought = any(isinstance(e, ev.Fought | ev.ShotFired) for e in events)
         after = COMBAT_MS if fought else 0
-        for ev in events:
-            match ev.get("event"):
-                case "FigureMoved" | "Withdrew" | "ObstacleCrossed" | "Charged":
-                    end = ev["path"][-1] if ev.get("event") == "FigureMoved" else ev.get("to")
-                    lit.add(_point(end), lit.base + HALO, "destination", "steady")
-                case "BaggageMoved":
-                    t = lit.things.get(ev.get("baggage", -1))
+        for e in events:
+            match e:
+                case ev.FigureMoved():
+                    lit.add(_point(e.path[-1]) if e.path else None, lit.base + HALO, "destination", "steady")
+                case ev.Withdrew() | ev.ObstacleCrossed() | ev.Charged():
+                    lit.add(_point(e.to), lit.base + HALO, "destination", "steady")
+                case ev.BaggageMoved():
+                    t = lit.things.get(e.baggage)
                     radius = float(t["radius"]) if t is not None else lit.base
-                    lit.add(_point(ev["path"][-1]), radius + HALO, "destination", "steady")
+                    lit.add(_point(e.path[-1]) if e.path else None, radius + HALO, "destination", "steady")
                 # A figure the step killed still lights where it stood: the events happened while it lived.
-                case "Fought":
-                    lit.melee(ev["attacker"], COMBAT_MS, alive=False)
-                    lit.melee(ev["defender"], COMBAT_MS, alive=False)
-                    a_hits, d_hits = ev.get("attacker_hits", 0), ev.get("defender_hits", 0)
-                    if a_hits or d_hits:
+                case ev.Fought():
+                    lit.melee(e.attacker, COMBAT_MS, alive=False)
+                    lit.melee(e.defender, COMBAT_MS, alive=False)
+                    if e.attacker_hits or e.defender_hits:
                         winner, loser = (
-                            (ev["attacker"], ev["defender"]) if a_hits else (ev["defender"], ev["attacker"])
+                            (e.attacker, e.defender) if e.attacker_hits else (e.defender, e.attacker)
                         )
                         lit.figure(winner, "won", "steady", delay=after, alive=False)
                         lit.figure(loser, "lost", "steady", delay=after, alive=False)
-                case "ShotFired":
-                    lit.figure(ev["shooter"], "firing", "flash", duration=COMBAT_MS, alive=False)
-                    lit.figure(ev["target"], "under_fire", "flash", duration=COMBAT_MS, alive=False)
-                case "FigureKilled":
-                    lit.figure(ev["figure"], "destroyed", "flash", delay=after, alive=False)
+                case ev.ShotFired():
+                    lit.figure(e.shooter, "firing", "flash", duration=COMBAT_MS, alive=False)
+                    lit.figure(e.target, "under_fire", "flash", duration=COMBAT_MS, alive=False)
+                case ev.FigureKilled():
+                    lit.figure(e.figure, "destroyed", "flash", delay=after, alive=False)
                 case _:
                     pass
 
@@ -375,86 +386,76 @@ class ValhallaAdapter:
 
     # ---------------------------------------------------------------------------------------- report
 
-    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+    def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
         """Coins, hurts and the last step's dice: ``{"type": "report", "turn", "sides": [{"side", "name",
         "colour", "coins", "target"}], "figures": [{"id", "name", "side", "seat", "kind", "shock", "wounds",
-        "alive"}], "dice": [one entry per roll], "coins": [coins won in the step]}``."""
+        "alive"}], "dice": [one entry per roll, its ``text`` worded by ``iwgt.games.valhalla.words``],
+        "coins": [coins won in the step]}``."""
         figures = {f["id"]: f for f in observation.get("figures", [])}
 
-        def name(fid: Any) -> str:
-            f = figures.get(fid)
-            return str(f["name"]) if f is not None else f"figure {fid}"
-
-        def die(fid: Any) -> int | None:
+        def die(fid: int) -> int | None:
             f = figures.get(fid)
             return rules().figures[f["kind"]].die if f is not None else None
 
+        def text(e: Event) -> str:
+            return self.words.event(e, observation, None) or ""
+
         dice: list[JSON] = []
         coins: list[JSON] = []
-        for ev in events:
-            match ev.get("event"):
-                case "Fought":
-                    a, d = ev["attacker"], ev["defender"]
-                    ah, dh = ev["attacker_hits"], ev["defender_hits"]
-                    if ah:
-                        verdict = f"{ah} hit{'s' if ah > 1 else ''} on {name(d)}"
-                    elif dh:
-                        verdict = f"{dh} hit{'s' if dh > 1 else ''} on {name(a)}"
-                    else:
-                        verdict = "no hits"
+        for e in events:
+            match e:
+                case ev.Fought():
                     dice.append(
                         {
                             "kind": "combat",
-                            "attacker": a,
-                            "defender": d,
-                            "attacker_die": die(a),
-                            "defender_die": die(d),
-                            "attacker_face": ev["attacker_face"],
-                            "defender_face": ev["defender_face"],
-                            "attacker_score": ev["attacker_score"],
-                            "defender_score": ev["defender_score"],
-                            "attacker_hits": ah,
-                            "defender_hits": dh,
-                            "text": (
-                                f"{name(a)} rolls {ev['attacker_face']} (score {ev['attacker_score']}), "
-                                f"{name(d)} rolls {ev['defender_face']} (score {ev['defender_score']}): "
-                                + verdict
-                            ),
+                            "attacker": e.attacker,
+                            "defender": e.defender,
+                            "attacker_die": die(e.attacker),
+                            "defender_die": die(e.defender),
+                            "attacker_face": e.attacker_face,
+                            "defender_face": e.defender_face,
+                            "attacker_score": e.attacker_score,
+                            "defender_score": e.defender_score,
+                            "attacker_hits": e.attacker_hits,
+                            "defender_hits": e.defender_hits,
+                            "text": text(e),
                         }
                     )
-                case "ShotFired":
+                case ev.ShotFired():
                     dice.append(
                         {
                             "kind": "shot",
-                            "shooter": ev["shooter"],
-                            "target": ev["target"],
-                            "face": ev["face"],
-                            "needs": ev["needs"],
-                            "hit": ev["hit"],
-                            "distance": ev["distance"],
-                            "cover": ev["cover"],
-                            "text": (
-                                f"{name(ev['shooter'])} shoots at {name(ev['target'])}: rolls {ev['face']}, "
-                                f"needs {ev['needs']}+: {'a hit' if ev['hit'] else 'a miss'}"
-                            ),
+                            "shooter": e.shooter,
+                            "target": e.target,
+                            "face": e.face,
+                            "needs": e.needs,
+                            "hit": e.hit,
+                            "distance": e.distance,
+                            "cover": e.cover,
+                            "text": text(e),
                         }
                     )
-                case "SavingThrow":
-                    effect = str(ev["effect"])
+                case ev.SavingThrow():
                     dice.append(
                         {
                             "kind": "save",
-                            "figure": ev["figure"],
-                            "face": ev["face"],
-                            "effect": effect,
-                            "text": (
-                                f"Dice of Death for {name(ev['figure'])}: {ev['face']}, "
-                                f"{_SAVE_WORDS.get(effect, effect)}"
-                            ),
+                            "figure": e.figure,
+                            "face": e.face,
+                            "effect": e.effect,
+                            "words": SAVES.get(e.effect, e.effect),
+                            "text": text(e),
                         }
                     )
-                case "CoinsWon":
-                    coins.append({k: ev[k] for k in ("side", "coins", "reason", "total")})
+                case ev.CoinsWon():
+                    coins.append(
+                        {
+                            "side": e.side,
+                            "coins": e.coins,
+                            "reason": e.reason,
+                            "total": e.total,
+                            "text": text(e),
+                        }
+                    )
                 case _:
                     pass
         return {

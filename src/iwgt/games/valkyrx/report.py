@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from iwgt.core.protocol import Event, Seat, visible_events
+from iwgt.core.protocol import JSON, Event, Seat, visible_events
 from iwgt.games.valkyrx import events as ev
+from iwgt.games.valkyrx.observe import observe
 from iwgt.games.valkyrx.state import ValkyrxState
+from iwgt.games.valkyrx.words import Names, ValkyrxWords, infection
 
 LEVEL_STYLE = {
     "High": "bold green",
@@ -18,7 +22,7 @@ LEVEL_STYLE = {
     "Weakened": "yellow",
     "Critical": "red",
 }
-SIDE = ("Light", "Darkness")
+WORDS: Final = ValkyrxWords()
 SKULL = "\N{SKULL AND CROSSBONES}"
 """The skull beside an infected unit in the report (VX-SP-PLAGUE-7)."""
 
@@ -28,104 +32,83 @@ def _bar(strength: float, start: float, width: int = 12) -> str:
     return "█" * full + "·" * (width - full)
 
 
+_STYLE: Final[dict[type[Event], str]] = {
+    ev.SpellCast: "magenta",
+    ev.SpellResisted: "",
+    ev.SpellFizzled: "",
+    ev.SpellEnded: "",
+    ev.SpellTookEffect: "",
+    ev.SpellCasualties: "",
+    ev.UnitRestored: "",
+    ev.TroopsArrived: "bold",
+    ev.UnitTransported: "",
+    ev.LavaSpread: "red",
+    ev.ArmageddonRolled: "bold",
+    ev.UnitInfected: "",
+    ev.PlagueLosses: "",
+    ev.PlagueCured: "",
+    ev.TitanCracked: "bold",
+    ev.UnitConcealed: "",
+    ev.UnitRevealed: "",
+    ev.QuarryChosen: "",
+    ev.HiddenMove: "",
+    ev.GrimaStruck: "bold",
+    ev.WormSurfaced: "bold",
+    ev.ContactMade: "",
+    ev.TemplePrayer: "",
+    ev.TrollDevoured: "",
+    ev.TerrainCasualties: "",
+    ev.UnitRouted: "red",
+    ev.UnitRemoved: "bold red",
+    ev.DeadRaised: "",
+}
+"""The events the turn report tells in a line of their own, in their style; the words are ``words.py``'s."""
+
+_SKULLED: Final = (ev.UnitInfected, ev.PlagueLosses)
+
+
 def print_events(
     console: Console, state: ValkyrxState, events: Sequence[Event], seat: Seat | None = None
 ) -> list[Event]:
     """Print what a turn's events tell ``seat`` (None: a spectator), once its report has come.
 
     Returns the events still waiting. Private events (hidden moves, secret orders, the plague's first
-    carrier) are left out unless ``seat`` may see them: the report is redacted like every other channel.
+    carrier) are left out unless ``seat`` may see them: the report is redacted like every other channel, and
+    its sentences are the game's words (``iwgt.games.valkyrx.words``) from the seat's observation.
     """
     idx = next((i for i, e in enumerate(events) if isinstance(e, ev.CombatReport | ev.GameOver)), None)
     if idx is None:
         return list(events)
     done, rest = events[: idx + 1], events[idx + 1 :]
-    name = {u.id: u.label for u in state.units}
+    obs = observe(state, seat)
     for e in visible_events(done, seat):
         match e:
-            case ev.SpellCast(unit, _spell, spell_name, _reach, _cost):
-                console.print(f"  [magenta]{name[unit]} is casting {spell_name}[/]")
-            case ev.SpellResisted(unit, spell):
-                console.print(f"  {name[unit]} resists {spell}")
-            case ev.SpellFizzled(unit, spell, why):
-                console.print(f"  {name[unit]}'s {spell} comes to nothing: {why}")
-            case ev.SpellEnded(unit, spell, why):
-                console.print(f"  {name[unit]}'s {spell} ends: {why}")
-            case ev.SpellTookEffect(_caster, spell, units, cells, _first, _last) if units or cells:
-                touched = ", ".join(name[u] for u in units) or "cells " + ", ".join(map(str, cells))
-                console.print(f"  {spell}: {touched}")
-            case ev.SpellCasualties(unit, spell, cas):
-                console.print(f"  {name[unit]} loses {cas:.1f} to {spell}")
-            case ev.UnitRestored(unit, restored):
-                console.print(f"  {name[unit]} restored by {restored:.1f}")
-            case ev.TroopsArrived(unit, cell):
-                console.print(f"  [bold]{name[unit]} joins the battle at {list(cell)}[/]")
-            case ev.UnitTransported(unit, frm, to):
-                console.print(f"  {name[unit]} passes through the portal from {list(frm)} to {list(to)}")
-            case ev.LavaSpread(_caster, cells):
-                console.print(f"  [red]the lava spreads over {len(cells)} cells[/]")
-            case ev.ArmageddonRolled(caster, works):
-                verdict = "the gods deliver it" if works else "the gods will not"
-                console.print(f"  [bold]Armageddon by {name[caster]}: {verdict}[/]")
-            case ev.UnitInfected(unit):
-                console.print(f"  {SKULL} {name[unit]} catches the plague")
-            case ev.PlagueLosses(unit, cas):
-                console.print(f"  {SKULL} {name[unit]} loses {cas:.1f} to the plague")
-            case ev.PlagueCured(unit):
-                console.print(f"  {name[unit]} is cured of the plague")
-            case ev.TitanCracked(unit):
-                console.print(f"  [bold]{name[unit]} cracks under fire and ice[/]")
-            case ev.UnitConcealed(unit):
-                console.print(f"  {name[unit]} vanishes from sight")
-            case ev.UnitRevealed(unit, cell):
-                console.print(f"  {name[unit]} appears at {list(cell)}")
-            case ev.QuarryChosen(_owner, unit, target):
-                console.print(f"  {name[unit]} hunts {name[target]}")
-            case ev.HiddenMove(_owner, unit, frm, to):
-                console.print(f"  {name[unit]} moves unseen from {list(frm)} to {list(to)}")
-            case ev.GrimaStruck(unit, quarry, success):
-                verdict = "and kills" if success else "and fails: they fight"
-                console.print(f"  [bold]{name[unit]} strikes at {name[quarry]} {verdict}[/]")
-            case ev.WormSurfaced(unit, _aimed, cell, victim, swallowed):
-                meal = f", swallowing {swallowed:.0f} of {name[victim]}" if victim is not None else ""
-                console.print(f"  [bold]{name[unit]} breaks the surface at {list(cell)}{meal}[/]")
             case ev.PlagueChain(infections):
-                _plague_story(console, name, infections)
-            case ev.FirstMoverChosen(turn, seat):
-                console.print(f"\n[bold]Turn {turn}[/]: the {SIDE[seat]} moves first.")
-            case ev.ContactMade(a, b, deferred):
-                late = " (arrived late: they fight from next turn)" if deferred else ""
-                console.print(f"  contact: {name[a]} and {name[b]}{late}")
-            case ev.TemplePrayer(unit, success, until):
-                verdict = f"the gods answer until turn {until}" if success else "thrown into the void"
-                console.print(f"  {name[unit]} prays at the Temple: {verdict}")
-            case ev.TrollDevoured(troll, victim, cas):
-                console.print(f"  {name[troll]} devours {cas:.0f} of {name[victim]}")
-            case ev.TerrainCasualties(unit, cas, feature):
-                console.print(f"  {name[unit]} loses {cas:.1f} in the {feature}")
-            case ev.UnitRouted(unit):
-                console.print(f"  [red]{name[unit]} routs[/]")
-            case ev.UnitRemoved(unit, why):
-                console.print(f"  [bold red]{name[unit]} {why}[/]")
-            case ev.DeadRaised(unit, raised):
-                console.print(f"  {raised:.0f} of the slain rise to march with {name[unit]}")
+                _plague_story(console, Names(obs), infections)
+            case ev.FirstMoverChosen():
+                console.print(f"\n[bold]{escape(_said(e, obs, seat))}[/]")
             case ev.CombatReport(turn, lines):
                 _report(console, turn, lines)
+            case _ if type(e) in _STYLE:
+                said = escape(_said(e, obs, seat))
+                if not said:
+                    continue
+                if isinstance(e, _SKULLED):
+                    said = f"{SKULL} {said}"
+                style = _STYLE[type(e)]
+                console.print(f"  [{style}]{said}[/]" if style else f"  {said}")
     return list(rest)
 
 
-def _plague_story(
-    console: Console, name: dict[int, str], infections: Sequence[tuple[int, int, int, bool]]
-) -> None:
+def _said(e: Event, obs: JSON, seat: Seat | None) -> str:
+    return WORDS.event(e, obs, seat) or ""
+
+
+def _plague_story(console: Console, name: Names, infections: Sequence[tuple[int, int, int, bool]]) -> None:
     """The end-of-game story of the plague (VX-SP-PLAGUE-8): who first carried it, when, and who caught it."""
     console.print("[bold]The plague[/]")
     for turn, unit, source, by_spell in infections:
-        how = (
-            f"the first carrier, by {name.get(source, '?')}'s spell"
-            if by_spell
-            else f"from {name.get(source, '?')}"
-        )
-        console.print(f"  turn {turn}: {name[unit]}: {how}")
+        console.print(f"  {escape(infection(turn, name(unit), name(source), by_spell))}")
 
 
 def _report(console: Console, turn: int, lines: Sequence[ev.ReportLine]) -> None:

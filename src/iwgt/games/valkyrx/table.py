@@ -3,9 +3,10 @@
 Decisions (for docs/rules/valkyrx.md, section 14):
 
 - **Only the seat's view.** ``lights``, ``report`` and ``cards`` read the seat's observation and the events it
-  may see, never the state. A unit whose observation is ``hidden`` never lights, not even for its owner: its
-  piece is off the table, and a lit cell on a shared table would show every onlooker where it lurks
-  (VX-12-06). A light needs a cell the observation gives; cells off the board never light.
+  may see (the game's own event objects, matched by class), never the state. A unit whose observation is
+  ``hidden`` never lights, not even for its owner: its piece is off the table, and a lit cell on a shared
+  table would show every onlooker where it lurks (VX-12-06). A light needs a cell the observation gives;
+  cells off the board never light.
 - **Deployment** (VX-14-01): the deploying seat's zone, while that seat deploys.
 - **Movable** (VX-14-02): the units ``options`` lists, on the seat's turn.
 - **Morale** (VX-14-08, VX-14-09): every unit on the table at Weakened (yellow) or Critical (orange).
@@ -64,7 +65,8 @@ from iwgt.core.lights import (
     on_board,
 )
 from iwgt.core.plugin import AnyGame
-from iwgt.core.protocol import JSON, Seat
+from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.games.valkyrx import events as ev
 from iwgt.games.valkyrx.actions import Action, CastSpell, Move
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.forecast import Forecast, melee_forecast, missile_forecast, spell_forecast
@@ -84,6 +86,19 @@ WAVE_RING_MS: Final = 150
 """A spell's wave reaches one ring further every this many milliseconds (VX-14-11)."""
 WAVE_MS: Final = 600
 """How long each ring of a spell's wave stays lit."""
+
+REACTS_TO: Final[tuple[type[Event], ...]] = (
+    ev.AttackResolved,
+    ev.ContactMade,
+    ev.CloseCombatOutcome,
+    ev.UnitRemoved,
+    ev.SpellCast,
+    ev.SpellCasualties,
+    ev.LavaSpread,
+    ev.CombatReport,
+)
+"""Every event class the adapter matches (lights, and the report): the tests hold each to being a class of
+``iwgt.games.valkyrx.events`` and to lighting or reporting something."""
 
 _BORDERS: Final = {"Weakened": "yellow", "Critical": "orange"}
 _LEVEL_LIGHTS: Final = {"Weakened": "weakened", "Critical": "critical"}
@@ -130,6 +145,11 @@ def _cell(value: Any) -> Cell | None:
 
 def _num(x: float) -> float:
     return float(round(x, 3))
+
+
+def _jsonable(x: float) -> float:
+    """A float as ``Event.to_json`` gives it (six decimals), so the report reads as it did from JSON."""
+    return round(x, 6) if isinstance(x, float) else x
 
 
 def _state(state: Any) -> ValkyrxState:
@@ -197,7 +217,7 @@ class ValkyrxAdapter:
     def lights(
         self,
         observation: JSON,
-        events: Sequence[JSON],
+        events: Sequence[Event],
         seat: Seat | None,
         *,
         movable: Sequence[int] = (),
@@ -233,46 +253,44 @@ class ValkyrxAdapter:
             if effect is not None:
                 lit.add(lit.unit_cell(u["id"], active=True), effect, "steady")  # VX-14-08, VX-14-09
 
-    def _transient(self, lit: _Lighter, obs: JSON, events: Sequence[JSON]) -> None:
-        fought = any(ev.get("event") == "AttackResolved" for ev in events)
+    def _transient(self, lit: _Lighter, obs: JSON, events: Sequence[Event]) -> None:
+        fought = any(isinstance(e, ev.AttackResolved) for e in events)
         after = COMBAT_MS if fought else 0
         lava = {_cell(c) for c in obs.get("lava", [])}
-        for ev in events:
-            match ev.get("event"):
-                case "AttackResolved" if ev.get("mode") == "missile":
-                    lit.add(lit.unit_cell(ev["attacker"]), "firing", "flash", duration=COMBAT_MS)  # VX-14-04
-                    lit.add(
-                        lit.unit_cell(ev["target"]), "under_fire", "flash", duration=COMBAT_MS
-                    )  # VX-14-05
-                case "AttackResolved":
-                    lit.melee(ev["attacker"], COMBAT_MS)  # VX-14-06
-                    lit.melee(ev["target"], COMBAT_MS)
-                case "ContactMade" if not ev.get("deferred"):
-                    lit.melee(ev["a"], None)
-                    lit.melee(ev["b"], None)
-                case "CloseCombatOutcome":  # VX-14-07
-                    lit.add(lit.unit_cell(ev["winner"]), "won", "steady", delay=after)
-                    lit.add(lit.unit_cell(ev["loser"]), "lost", "steady", delay=after)
-                case "UnitRemoved":  # VX-14-10: its last cell, until the next view
-                    lit.add(lit.unit_cell(ev["unit"]), "destroyed", "flash", delay=after)
-                case "SpellCast":  # VX-14-11
-                    self._wave(lit, ev)
-                case "SpellCasualties" if ev.get("casualties", 0) > 0:
-                    lit.add(lit.unit_cell(ev["unit"]), "under_fire", "flash", duration=COMBAT_MS)
-                case "LavaSpread":
-                    for c in ev.get("cells", []):
+        for e in events:
+            match e:
+                case ev.AttackResolved(mode="missile"):
+                    lit.add(lit.unit_cell(e.attacker), "firing", "flash", duration=COMBAT_MS)  # VX-14-04
+                    lit.add(lit.unit_cell(e.target), "under_fire", "flash", duration=COMBAT_MS)  # VX-14-05
+                case ev.AttackResolved():
+                    lit.melee(e.attacker, COMBAT_MS)  # VX-14-06
+                    lit.melee(e.target, COMBAT_MS)
+                case ev.ContactMade(deferred=False):
+                    lit.melee(e.a, None)
+                    lit.melee(e.b, None)
+                case ev.CloseCombatOutcome():  # VX-14-07
+                    lit.add(lit.unit_cell(e.winner), "won", "steady", delay=after)
+                    lit.add(lit.unit_cell(e.loser), "lost", "steady", delay=after)
+                case ev.UnitRemoved():  # VX-14-10: its last cell, until the next view
+                    lit.add(lit.unit_cell(e.unit), "destroyed", "flash", delay=after)
+                case ev.SpellCast():  # VX-14-11
+                    self._wave(lit, e)
+                case ev.SpellCasualties() if e.casualties > 0:
+                    lit.add(lit.unit_cell(e.unit), "under_fire", "flash", duration=COMBAT_MS)
+                case ev.LavaSpread():
+                    for c in e.cells:
                         if _cell(c) not in lava:
                             lit.add(_cell(c), "lava", "flicker")
                 case _:
                     pass
 
-    def _wave(self, lit: _Lighter, ev: JSON) -> None:
+    def _wave(self, lit: _Lighter, cast: ev.SpellCast) -> None:
         """A spell's range, ring by ring from the wizard's cell: cells, never the units in them."""
-        start = lit.unit_cell(ev["unit"])
+        start = lit.unit_cell(cast.unit)
         if start is None:
             return
-        spell = spells().get(ev.get("spell", ""))
-        reach: int | None = spell.reach() if spell is not None else ev.get("range")
+        spell = spells().get(cast.spell)
+        reach: int | None = spell.reach() if spell is not None else cast.range
         centre = offset_to_hex(*start)
         if reach is None:  # "all": the whole battlefield
             reach = max(
@@ -398,11 +416,11 @@ class ValkyrxAdapter:
 
     # ---------------------------------------------------------------------------------------- report
 
-    def report(self, observation: JSON, events: Sequence[JSON]) -> JSON | None:
+    def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
         """The health-bar report when the events hold the combat round's: ``{"type": "report", "turn",
         "armies": [{"seat", "side", "name", "points", "start_points", "share", "lost_this_turn"}],
         "lines": [one row per unit of the CombatReport, with its points and share]}``."""
-        reports = [ev for ev in events if ev.get("event") == "CombatReport"]
+        reports = [e for e in events if isinstance(e, ev.CombatReport)]
         if not reports:
             return None
         rep = reports[-1]
@@ -412,28 +430,28 @@ class ValkyrxAdapter:
         start = [0.0] * len(SIDES)
         now = [0.0] * len(SIDES)
         lost = [0.0] * len(SIDES)
-        for line in rep["lines"]:
-            seat = SIDES.index(line["side"])
-            obs = units.get(line["unit"])
+        for line in rep.lines:
+            seat = SIDES.index(line.side)
+            obs = units.get(line.unit)
             points = float(types[obs["type"]].points) if obs is not None else 0.0
-            share = line["strength"] / line["start"]
+            share = line.strength / line.start
             start[seat] += points
             now[seat] += points * share
-            lost[seat] += points * line["casualties"] / line["start"]
+            lost[seat] += points * line.casualties / line.start
             rows.append(
                 {
-                    "unit": line["unit"],
-                    "name": line["name"],
-                    "side": line["side"],
+                    "unit": line.unit,
+                    "name": line.name,
+                    "side": line.side,
                     "seat": seat,
                     "points": points,
-                    "strength": line["strength"],
-                    "start": line["start"],
+                    "strength": _jsonable(line.strength),
+                    "start": _jsonable(line.start),
                     "share": _num(share),
-                    "casualties": line["casualties"],
-                    "level": line["level"],
-                    "status": line["status"],
-                    "infected": bool(line.get("infected", False)),
+                    "casualties": _jsonable(line.casualties),
+                    "level": line.level,
+                    "status": line.status,
+                    "infected": line.infected,
                 }
             )
         armies = [
@@ -448,7 +466,7 @@ class ValkyrxAdapter:
             }
             for s in range(len(SIDES))
         ]
-        return {"type": "report", "turn": rep["turn"], "armies": armies, "lines": rows}
+        return {"type": "report", "turn": rep.turn, "armies": armies, "lines": rows}
 
     # ----------------------------------------------------------------------------------------- cards
 
