@@ -15,7 +15,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from iwgt.cli import app
-from iwgt.core.protocol import Event
+from iwgt.core.chance import SeededDice
+from iwgt.core.protocol import CHANCE, ChanceOutcome, Event
 from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.game import ValhallaGame
 from iwgt.games.valhalla.report import print_events
@@ -140,6 +141,20 @@ def test_physical_dice_are_asked_for_except_the_secret_deal(tmp_path: Path) -> N
     assert "Dice of Death for" in prompts or "combat:" in prompts or "shot at" in prompts
     assert "deal a card" not in prompts
     assert invoke("replay", str(path)).exit_code == 0
+    # The secret deal came from a table seeded by --seed: its faces are what SeededDice(8) rolls, in order.
+    game, table, deals = ValhallaGame(), SeededDice(8), 0
+    state = game.initial_state(game.parse_scenario(record["scenario"]["toml"], "the record's scenario"))
+    for step in record["steps"]:
+        if step["seat"] == CHANCE:
+            die = game.chance_outcomes(state)
+            assert die is not None
+            if die.secret:
+                deals += 1
+                assert step["action"]["face"] == table.roll(die)
+            state, _ = game.apply(state, ChanceOutcome(step["action"]["face"]))
+        else:
+            state, _ = game.apply(state, game.action_from_json(step["action"]))
+    assert deals >= 6  # two players' three figures each, dealt every turn
 
 
 def test_unknown_scenario_is_a_clean_error() -> None:

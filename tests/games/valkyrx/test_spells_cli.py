@@ -10,9 +10,8 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-import iwgt.cli
 from iwgt.cli import app
-from iwgt.core.chance import Die, SeededDice
+from iwgt.core.registry import get_game
 
 runner = CliRunner()
 
@@ -38,6 +37,8 @@ PACKS = {
     "ellorgast": ["fear", "weakness", "lead_boots", "disharmony", "earthquake", "shield"],
     "lefan": ["fire", "ice", "strength", "speed", "courage", "deny_magic"],
 }
+
+GAME = get_game("valkyrx")
 
 
 def invoke(*args: str) -> Result:
@@ -131,29 +132,3 @@ def test_spells_of_an_unknown_game_is_a_clean_error(extra: tuple[str, ...]) -> N
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
     assert "error" in result.output.lower() and "chess" in result.output
-
-
-def test_physical_dice_leave_secret_dice_to_a_table_seeded_by_seed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``simulate --physical-dice`` gives PhysicalDice a table of SeededDice(seed) for secret rolls."""
-    made: list[Any] = []
-
-    class Recorder:
-        kind = "physical"
-
-        def __init__(self, ask: Any, table: Any = None) -> None:
-            made.append(table)
-            self._table = table
-
-        def roll(self, die: Die) -> int:
-            assert self._table is not None
-            return int(self._table.roll(die))  # no prompt in a test: the table answers every die
-
-    monkeypatch.setattr(iwgt.cli, "PhysicalDice", Recorder)
-    result = invoke(
-        "simulate", "valkyrx", "--scenario", "skirmish", "--seed", "11", "--physical-dice", "--json"
-    )
-    assert result.exit_code == 0, result.output
-    assert len(made) == 1 and isinstance(made[0], SeededDice) and made[0].seed == 11
-    assert json.loads(result.stdout)["seed"] is None  # physical dice: the record names no seed
