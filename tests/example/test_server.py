@@ -55,12 +55,18 @@ def test_a_whole_game_through_the_socket_is_the_game_worked_out_by_hand(tmp_path
             assert steps(c, tid) == []
 
             batches: list[list[JSON]] = []
+            texts: list[list[str]] = []
             view, n = first, 0
             while view["status"] == "playing":
                 n += 1
                 view = s.acted({"type": choice(view)}, f"a{n}", view["to_move"])
                 batches.append(view["log"][-1]["events"])
+                texts.append(view["log"][-1]["text"])
             assert batches == expected_events()
+            # The log's words are Pig's (iwgt_pig/words.py): a roll and a hold say nothing, their events do.
+            assert [len(t) for t in texts] == [len(b) for b in batches]
+            banked = batches[-1][0]["banked"]
+            assert texts[-1] == [f"Anna holds: banks {banked}, 34 in all", "Anna wins with 34"]
             assert view["version"] == SUMMARY["steps"] and view["to_move"] is None
             obs = view["observation"]
             assert [p["score"] for p in obs["players"]] == SUMMARY["scores"]

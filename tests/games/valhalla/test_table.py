@@ -3,6 +3,8 @@ report and the cards, checked by hand on first_blood positions (table/valhalla.p
 
 from __future__ import annotations
 
+import ast
+import inspect
 from dataclasses import replace
 from typing import Any
 
@@ -12,8 +14,9 @@ from iwgt.core.lights import AMBER, BLUE, GREEN, RED, WHITE, YELLOW, Light
 from iwgt.core.protocol import JSON, ChanceOutcome, Event
 from iwgt.core.registry import get_game, get_plugin
 from iwgt.games.valhalla import events as ev
+from iwgt.games.valhalla import table as table_module
 from iwgt.games.valhalla.state import Engagement, ValhallaState
-from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, PALETTE, POINT_RADIUS
+from iwgt.games.valhalla.table import COMBAT_MS, HALO, ILLEGAL_MS, PALETTE, POINT_RADIUS, REACTS_TO
 
 GAME: Any = get_game("valhalla")
 ADAPTER = get_plugin("valhalla").table()
@@ -113,6 +116,40 @@ def test_the_last_step_s_events_light_moves_combats_shots_and_deaths() -> None:
     assert Light.spot((12, 3), SPOT, "firing", GREEN, "flash", 0, COMBAT_MS) in lit
     assert Light.spot((14, 10), SPOT, "under_fire", RED, "flash", 0, COMBAT_MS) in lit
     assert all(x.at is not None and x.at[0] <= 24 for x in lit)
+
+
+def test_the_adapter_matches_real_event_classes_of_the_game_and_each_one_shows() -> None:
+    # Every event class the adapter names is one it declares, and a class of the game's events: a renamed
+    # event breaks the adapter's import and this test, never silently a light or a roll of the report.
+    source = ast.parse(inspect.getsource(table_module))
+    named = {
+        n.attr for n in ast.walk(source) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+        and n.value.id == "ev"
+    }  # fmt: skip
+    assert named == {cls.__name__ for cls in REACTS_TO}
+    for cls in REACTS_TO:
+        assert issubclass(cls, Event) and getattr(ev, cls.__name__) is cls
+    o = obs(dealt())
+    lit_by: dict[type[Event], tuple[Event, str]] = {
+        ev.FigureMoved: (ev.FigureMoved(WARRIOR, ((14.0, 5.0), (16.0, 5.0)), 2.0), "destination"),
+        ev.Withdrew: (ev.Withdrew(HERO, (10.0, 3.0)), "destination"),
+        ev.ObstacleCrossed: (ev.ObstacleCrossed(HERO, 0, (10.0, 8.0)), "destination"),
+        ev.Charged: (ev.Charged(HERO, ASA, (10.0, 13.0)), "destination"),
+        ev.BaggageMoved: (ev.BaggageMoved(0, ((1.0, 1.0), (2.0, 2.0))), "destination"),
+        ev.Fought: (ev.Fought(HERO, ASA, 9, 1, 10, 1, 2, 0), "won"),
+        ev.ShotFired: (ev.ShotFired(ARCHER, ASA, 6, 5, True, 5.0, False), "firing"),
+        ev.FigureKilled: (ev.FigureKilled(ASA), "destroyed"),
+    }
+    for event, effect in lit_by.values():
+        assert effect in {x.effect for x in ADAPTER.lights(o, [event], 0)}, event
+        assert effect not in {x.effect for x in ADAPTER.lights(o, [], 0)}
+    reported = {ev.Fought: "dice", ev.ShotFired: "dice", ev.SavingThrow: "dice", ev.CoinsWon: "coins"}
+    assert set(lit_by) | set(reported) == set(REACTS_TO)
+    samples = {**{k: e for k, (e, _) in lit_by.items()}, ev.SavingThrow: ev.SavingThrow(ASA, 4, "one_shock")}
+    samples[ev.CoinsWon] = ev.CoinsWon(0, 1, "a shot", 1)
+    for cls, key in reported.items():
+        rep = ADAPTER.report(o, [samples[cls]])
+        assert rep is not None and len(rep[key]) == 1, cls
 
 
 def test_a_refused_point_or_target_lights_red_for_two_seconds() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 from dataclasses import replace
 
 from tests.games.valkyrx.kit import GAME, cell, end_movement, position, tweak
@@ -18,11 +20,13 @@ from iwgt.core.lights import (
     YELLOW,
     Light,
 )
-from iwgt.core.protocol import ChanceOutcome
+from iwgt.core.protocol import ChanceOutcome, Event
+from iwgt.games.valkyrx import events as ev
+from iwgt.games.valkyrx import table as table_module
 from iwgt.games.valkyrx.actions import CastSpell, ConfirmDeployment
 from iwgt.games.valkyrx.events import SpellCast, UnitRemoved
 from iwgt.games.valkyrx.state import Enchantment
-from iwgt.games.valkyrx.table import COMBAT_MS, ILLEGAL_MS, WAVE_MS, WAVE_RING_MS
+from iwgt.games.valkyrx.table import COMBAT_MS, ILLEGAL_MS, REACTS_TO, WAVE_MS, WAVE_RING_MS
 from iwgt.geometry.hexgrid import distance, offset_to_hex
 
 
@@ -201,3 +205,36 @@ def test_lights_of_a_whole_playout_stay_on_the_board() -> None:
         if after.result is not None:
             break
         state = GAME.apply(after, ChanceOutcome(1))[0]
+
+
+def test_the_adapter_matches_real_event_classes_of_the_game_and_each_one_shows() -> None:
+    # Every event class the adapter names in its source is one it declares, and a class of the game's events:
+    # a renamed event then breaks the adapter's import and this test, never silently a light.
+    source = ast.parse(inspect.getsource(table_module))
+    named = {
+        n.attr for n in ast.walk(source) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+        and n.value.id == "ev"
+    }  # fmt: skip
+    assert named == {cls.__name__ for cls in REACTS_TO}
+    for cls in REACTS_TO:
+        assert issubclass(cls, Event) and getattr(ev, cls.__name__) is cls
+    # And each one reacts: a light, or the report (sorcery: 5 the Guardsmen at [5, 2], 8 the Archers at
+    # [6, 0], 0 Wulfgeldre at [6, 1]; 14 Pocâdl at [3, 8], 17 the Wearg Warriors at [6, 7]).
+    state = GAME.initial_state(GAME.load_scenario("sorcery"))
+    obs = GAME.observe(state, 0)
+    shows: dict[type[Event], tuple[Event, str]] = {
+        ev.AttackResolved: (ev.AttackResolved(8, 17, "missile", 3.0, 12.0, ()), "firing"),
+        ev.ContactMade: (ev.ContactMade(5, 14, False), "melee"),
+        ev.CloseCombatOutcome: (ev.CloseCombatOutcome(5, 14), "won"),
+        ev.UnitRemoved: (ev.UnitRemoved(17, "fled"), "destroyed"),
+        ev.SpellCast: (ev.SpellCast(0, "fire", "Fire", 5, 0.1), "spell_wave"),
+        ev.SpellCasualties: (ev.SpellCasualties(17, "fire", 66.7), "under_fire"),
+        ev.LavaSpread: (ev.LavaSpread(0, ((2, 4),)), "lava"),
+    }
+    assert set(shows) | {ev.CombatReport} == set(REACTS_TO)
+    for event, effect in shows.values():
+        assert effect in {x.effect for x in ADAPTER.lights(obs, [event], 0)}, event
+        assert effect not in {x.effect for x in ADAPTER.lights(obs, [], 0)}
+    assert ADAPTER.report(obs, []) is None
+    report = ADAPTER.report(obs, [ev.CombatReport(1, ())])
+    assert report is not None and report["turn"] == 1
