@@ -11,6 +11,7 @@ from iwgt.core.lights import Light
 from iwgt.core.protocol import ChanceOutcome, Event, Seat, visible_events
 from iwgt.core.registry import get_plugin
 from iwgt.games.valkyrx.actions import EndPhase
+from iwgt.games.valkyrx.events import CombatReport
 from iwgt.games.valkyrx.state import ValkyrxState
 
 ADAPTER = get_plugin("valkyrx").table()
@@ -38,7 +39,7 @@ def play_turn(state: ValkyrxState, face: int | None = None) -> list[tuple[Valkyr
 def combat_step(state: ValkyrxState, face: int | None = None) -> tuple[ValkyrxState, list[Event]]:
     """The step of this turn whose events hold the combat round (the one with the CombatReport)."""
     for after, events in play_turn(state, face):
-        if any(e.kind == "CombatReport" for e in events):
+        if any(isinstance(e, CombatReport) for e in events):
             return after, events
     raise AssertionError("no combat round in this turn")
 
