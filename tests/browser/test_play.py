@@ -731,7 +731,8 @@ def test_human_against_the_bot_timer_options_and_quit(server: Server, browser: B
         tid(page, "tick-button").click()
         # The bot deploys by itself, the dice choose the first mover, and the bot moves by itself if first.
         log = tid(page, "log")
-        expect(log).to_contain_text("Forces of Darkness have deployed.")
+        # The log's sentences are the server's (valkyrx/words.py: DeploymentConfirmed, a move's action).
+        expect(log).to_contain_text("The Darkness has deployed.")
         expect(tid(page, "phase")).to_contain_text("Movement")
         expect(tid(page, "whose-turn")).to_have_attribute("data-mine", "true")
         expect(tid(page, "whose-turn")).to_have_text("Your turn: Forces of the Light")
@@ -769,7 +770,8 @@ def test_human_against_the_bot_timer_options_and_quit(server: Server, browser: B
             arg=start,
             timeout=WAIT_MS,
         )
-        expect(log).to_contain_text(re.compile(r"Forces of Darkness: moves (Wearg|Ellorgast)"))
+        bot_move = re.compile(r"The Darkness: moves (Wearg|Ellorgast)[^(]* \(D\d+\) to \[\d+, \d+\]")
+        expect(log).to_contain_text(bot_move)
         shot(page, "bot_03_bot_moved")
 
         # Quit Game: back to game selection, and the table is closed as quit. (Wait for the human's turn: the
@@ -838,7 +840,7 @@ def test_physical_dice_are_entered_on_the_touchscreen(server: Server, browser: B
         wait_version(page, v + 1)
         expect(dlg).to_have_count(0)
         pass_cover(page)
-        expect(tid(page, "log")).to_contain_text("Turn 1: Forces of Darkness move first.")
+        expect(tid(page, "log")).to_contain_text("Turn 1: the Darkness moves first.")  # valkyrx/words.py
         expect(tid(page, "phase")).to_contain_text("Movement")
         expect(tid(page, "whose-turn")).to_have_text("Your turn: Forces of Darkness")
         shot(page, "dice_02_after_the_die")

@@ -208,7 +208,14 @@ def test_first_blood_from_game_selection_to_game_over(server: Server, browser: B
             page, f"vh-action-shoot-{shots[0]['target']}", "vh-odds-hit", "valhalla_02_shot_odds"
         )
         expect(tid(page, "vh-dice")).to_contain_text("needs")
-        expect(tid(page, "vh-dice").locator("li").first).to_contain_text("Hrafn the archer shoots at")
+        # The roll's sentence is the server's (valhalla/words.py: ShotFired), the same as the log's.
+        aimed = next(f["name"] for f in view(page)["observation"]["figures"] if f["id"] == shots[0]["target"])
+        worded = re.compile(
+            rf'Shot at {re.escape(aimed)} \([\d.]+"(, in cover)?, needs \d\+\): '
+            r"Hrafn the archer rolls \d, a (hit|miss)\."
+        )
+        expect(tid(page, "vh-dice").locator("li").first).to_contain_text(worded)
+        expect(tid(page, "log")).to_contain_text(worded)
         shot(page, "valhalla_03_shot_rolled")
         if not over(page) and my_turn(page) and view(page)["observation"]["active"] == 2:
             end_activation(page)
@@ -359,12 +366,19 @@ def test_two_remote_players_enter_physical_dice(server: Server, browser: Browser
         enter_die(other, 6, 6, me)
         expect(tid(me, "die-dialog")).to_contain_text("Dice of Death")
         enter_die(me, 6, 4, other)
+        names = {f["id"]: f["name"] for f in view(me)["observation"]["figures"]}
         for p in (me, other):
             expect(tid(p, "die-dialog")).to_have_count(0)
             expect(tid(p, f"vh-shock-{target}-0")).to_be_visible()
             expect(tid(p, f"vh-figure-{target}")).to_have_attribute("data-shock", "1")
-            expect(tid(p, "vh-dice")).to_contain_text("one shock")
-            expect(p.get_by_test_id("vh-roll-shot").first).to_contain_text("d6 6")
+            # The dice panel shows the server's sentences (valhalla/words.py) beside the dice, a save's
+            # effect (the report's words) in bold.
+            save = p.get_by_test_id("vh-roll-save").first
+            expect(save).to_contain_text(f"Dice of Death for {names[target]}: 4, one shock marker.")
+            expect(save.locator("strong")).to_have_text("one shock marker")
+            rolled = p.get_by_test_id("vh-roll-shot").first
+            expect(rolled).to_contain_text("d6 6")
+            expect(rolled).to_contain_text(f"{names[shooter]} rolls 6, a hit.")
         shot(me, "valhalla_12_shock_marker")
         end_activation(me)
 

@@ -470,7 +470,13 @@ export class Shell {
 
   renderLog(v) {
     const steps = v.log || [];
-    const lines = this.game.logLines ? steps.flatMap((st) => this.game.logLines(st) || []) : [];
+    // The server words each step for this seat (the game's words.py): a screen shows them as they are,
+    // unless it gives its own logLines.
+    const own = this.game.logLines ? (st) => this.game.logLines(st) : (st) => st.text;
+    const lines = steps.flatMap((st) => {
+      const said = st && typeof st === "object" ? own(st) : null;
+      return Array.isArray(said) ? said : [];
+    });
     fill(this.elLog, lines.slice(-LOG_LINES).map((line) => h("li", {}, line)));
     this.elLog.scrollTop = this.elLog.scrollHeight;
   }

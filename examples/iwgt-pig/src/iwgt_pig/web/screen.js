@@ -1,6 +1,6 @@
 // Pig's screen inside the shell (docs/screen-shell.md): every player's score, the turn's total and last face,
-// Roll and Hold, and the log's words. The shell does the rest (connection, the die to enter by hand with
-// physical dice, refusals, Options and Quit, Game Over with its winner). Every rule is the server's: Hold before
+// Roll and Hold. The shell does the rest (connection, the die to enter by hand with physical dice, refusals,
+// the log in the server's words from iwgt_pig/words.py, Options and Quit, Game Over with its winner). Every rule is the server's: Hold before
 // a roll is simply not offered, and a refusal comes back with its reason. Served at /static/games/pig/screen.js.
 
 import { h, fill } from "/static/dom.js";
@@ -62,21 +62,6 @@ export class Screen {
   prompt(view) {
     if (view.status !== "playing") return [];
     return [h("p", {}, this.shell.myTurn() ? "Roll, or hold to bank the turn's total." : `${this.name(view.observation.current)} plays.`)];
-  }
-
-  logLines(step) {
-    return (step.events || []).map((e) => this.eventText(e)).filter(Boolean);
-  }
-
-  eventText(e) {
-    const n = this.name(e.seat);
-    switch (e.event) {
-      case "Rolled": return `${n} rolls ${e.face}: ${e.turn_total} this turn`;
-      case "RolledOne": return `${n} rolls a 1 and loses ${e.lost}`;
-      case "Held": return `${n} holds: banks ${e.banked}, ${e.score} in all`;
-      case "Won": return `${n} wins with ${e.score}`;
-      default: return null;
-    }
   }
 
   finalReport(view) {

@@ -1,19 +1,20 @@
 // The Valhalla screen inside the shell (docs/screen-shell.md): the top-down table in inches (the shared
 // inchboard.js, fed this game's terrain and figures), whose card is up and the activation, action buttons for
 // the picked figure, the exact odds of a charge, a fight or a shot before it is committed, the dice results,
-// each side's coins and objectives, each player's dealt cards, the figures' shock and wounds, the log's words and
-// Game Over's final coins. It renders what the server sends (view, selection, preview) and sends the player's
-// acts; every rule is the server's: a tapped point is sent as it is, and a refusal comes back with its reason.
+// each side's coins and objectives, each player's dealt cards, the figures' shock and wounds and Game Over's
+// final coins. It renders what the server sends (view, selection, preview) and sends the player's acts; every
+// rule is the server's: a tapped point is sent as it is, and a refusal comes back with its reason. Every
+// sentence about play is the server's too (the game's words.py): the log (shown by the shell), each roll's
+// `text` and a save's `words` in the dice panel, a coin's `text` in its toast.
 
 import { h, fill } from "/static/dom.js";
-import { InchBoard, pointText } from "/static/inchboard.js";
+import { InchBoard } from "/static/inchboard.js";
 import { humanise } from "/static/api.js";
 import { toast, choose } from "/static/ui.js";
 
 const DICE_SHOWN = 6; // rolls kept in the dice panel
 const SNAP_INCHES = 0.5; // a tap this close to a charge-ready point goes exactly there
 const PHASES = { deal: "Dealing", activate: "Activation", baggage: "Baggage", over: "Game over" };
-const SAVES = { killed: "to Valhalla!", wounded: "wounded", two_shock: "two shock", one_shock: "one shock", none: "no effect" };
 const KIND_LETTER = { hero: "H", warrior: "W", archer: "A", slinger: "S" };
 const KIND_NAME = { hero: "Hero", warrior: "Warrior", archer: "Archer", slinger: "Slinger" };
 const TERRAIN_NAMES = { woods: "Woods", village: "Village", hill: "Hill", hedge: "Hedge", fence: "Fence" };
@@ -21,6 +22,13 @@ const RING_LABEL_DEGREES = { move: 90, charge: 270, close: 135, range: 60 };
 
 const pct = (p) => `${Math.round((Number(p) || 0) * 100)}%`;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** A sentence with its last mention of `part` in bold (a save's effect): the same words, only set off. */
+function emphasise(text, part) {
+  const at = part ? text.lastIndexOf(part) : -1;
+  if (at < 0) return part ? [text, " ", h("strong", {}, part)] : [text];
+  return [text.slice(0, at), h("strong", {}, part), text.slice(at + part.length)];
+}
 
 export class Screen {
   /** Valhalla hides nothing (the cards are dealt face up): a shared screen follows the card, uncovered. */
@@ -117,10 +125,7 @@ export class Screen {
       const killed = rolls.some((r) => r.kind === "save" && r.effect === "killed");
       toast(rolls.map((r) => r.text).join("\n"), killed ? "error" : "info", 5000);
     }
-    for (const c of (view.report && view.report.coins) || []) {
-      const side = (obs.sides || [])[c.side] || {};
-      toast(`${side.name || "A side"} +${plural(c.coins, "coin")}: ${c.reason}`, "ok", 5000);
-    }
+    for (const c of (view.report && view.report.coins) || []) toast(c.text, "ok", 5000);
   }
 
   onPreview(msg) {
@@ -303,20 +308,6 @@ export class Screen {
     return parts;
   }
 
-  logLines(step) {
-    const out = [];
-    const a = step.action;
-    if (a && step.actor >= 0) {
-      const text = this.describeAction(a);
-      if (text) out.push(`${this.seatName(step.actor)}: ${text}`);
-    }
-    for (const e of step.events || []) {
-      const text = this.describeEvent(e);
-      if (text) out.push(text);
-    }
-    return out;
-  }
-
   /** Game Over's own part: each side's final coins and each figure's fate. */
   finalReport(view) {
     const obs = view.observation || {};
@@ -431,21 +422,20 @@ export class Screen {
         ? "Physical dice: the table asks for each roll." : "The table rolls the dice."));
       return;
     }
+    // The dice themselves as chips, then the roll's sentence as the server words it (words.py); a save's
+    // effect (its `words`) stands out.
     fill(this.elDice, h("h2", {}, "Dice"), h("ul", { class: "vh-rolls" }, rolls.map((r) => {
       if (r.kind === "combat") {
         return h("li", { class: "vh-roll combat", testid: "vh-roll-combat" },
-          h("span", { class: "die-chip" }, `d${r.attacker_die} ${r.attacker_face}`), ` ${this.figName(r.attacker)} scores ${r.attacker_score}; `,
-          h("span", { class: "die-chip" }, `d${r.defender_die} ${r.defender_face}`), ` ${this.figName(r.defender)} scores ${r.defender_score}: `,
-          h("strong", {}, r.attacker_hits ? `${plural(r.attacker_hits, "hit")} on ${this.figName(r.defender)}`
-            : r.defender_hits ? `${plural(r.defender_hits, "hit")} on ${this.figName(r.attacker)}` : "no hits"));
+          h("span", { class: "die-chip" }, `d${r.attacker_die} ${r.attacker_face}`), " ",
+          h("span", { class: "die-chip" }, `d${r.defender_die} ${r.defender_face}`), ` ${r.text}`);
       }
       if (r.kind === "shot") {
         return h("li", { class: ["vh-roll", "shot", r.hit ? "hit" : "miss"], testid: "vh-roll-shot" },
-          h("span", { class: "die-chip" }, `d6 ${r.face}`), ` ${this.figName(r.shooter)} shoots at ${this.figName(r.target)}: needs ${r.needs}+ `,
-          h("strong", {}, r.hit ? "hit!" : "miss"));
+          h("span", { class: "die-chip" }, `d6 ${r.face}`), ` ${r.text}`);
       }
-      return h("li", { class: ["vh-roll", "save", r.effect], testid: "vh-roll-save" },
-        h("span", { class: "die-chip death" }, `☠ ${r.face}`), ` Dice of Death for ${this.figName(r.figure)}: `, h("strong", {}, SAVES[r.effect] || r.effect));
+      return h("li", { class: ["vh-roll", "save", r.effect], testid: "vh-roll-save", "data-effect": r.effect },
+        h("span", { class: "die-chip death" }, `☠ ${r.face}`), " ", ...emphasise(r.text || "", r.words));
     })));
   }
 
@@ -481,50 +471,6 @@ export class Screen {
         Array.from({ length: f.shock || 0 }, () => h("span", { class: "pip shock" })),
         Array.from({ length: f.wounds || 0 }, () => h("span", { class: "pip wound" }))));
     }));
-  }
-
-  describeAction(a) {
-    const n = (id) => this.figName(id);
-    switch (a.type) {
-      case "charge": return `${n(a.figure)} charges ${n(a.target)}`;
-      case "shoot": return `${n(a.figure)} shoots at ${n(a.target)}`;
-      case "fight": return `${n(a.figure)} fights on against ${n(a.opponent)}`;
-      case "pick_up": return `${n(a.figure)} picks up the ${this.thingName(a.thing)}`;
-      case "drop": return `${n(a.figure)} drops what it carries`;
-      case "recover": return `${n(a.figure)} recovers`;
-      default: return "";
-    }
-  }
-
-  describeEvent(e) {
-    const n = (id) => this.figName(id);
-    const sides = this.obs().sides || [];
-    const side = (i) => (sides[i] || {}).name || `side ${i}`;
-    switch (e.event) {
-      case "TurnBegan": return `Turn ${e.turn}: the cards are shuffled and dealt.`;
-      case "CardUp": return `${e.label} is up: ${this.seatName(e.seat)}.`;
-      case "CardPassed": return `${this.seatName(e.seat)} passes the ${e.label} (${e.reason}).`;
-      case "FigureActivated": return `${n(e.figure)} is activated (${plural(e.actions, "action")}).`;
-      case "FigureMoved": return `${n(e.figure)} moves to ${pointText(e.path[e.path.length - 1])} (${e.cost}").`;
-      case "ObstacleCrossed": return `${n(e.figure)} crosses an obstacle to ${pointText(e.to)}.`;
-      case "Charged": return `${n(e.figure)} charges ${n(e.target)}!`;
-      case "Withdrew": return `${n(e.figure)} withdraws to ${pointText(e.to)}.`;
-      case "Fought": return `Combat: ${n(e.attacker)} rolls ${e.attacker_face} (${e.attacker_score}), ${n(e.defender)} rolls ${e.defender_face} (${e.defender_score})${
-        e.attacker_hits ? `: ${plural(e.attacker_hits, "hit")} on ${n(e.defender)}` : e.defender_hits ? `: ${plural(e.defender_hits, "hit")} on ${n(e.attacker)}` : ": no hits"}.`;
-      case "ShotFired": return `${n(e.shooter)} shoots at ${n(e.target)}: ${e.face}, needs ${e.needs}+: ${e.hit ? "a hit" : "a miss"}.`;
-      case "SavingThrow": return `Dice of Death for ${n(e.figure)}: ${e.face}, ${SAVES[e.effect] || e.effect}.`;
-      case "FigureHurt": return `${n(e.figure)}: ${plural(e.shock, "shock marker")}, ${plural(e.wounds, "wound")}.`;
-      case "FigureKilled": return `${n(e.figure)} goes to Valhalla.`;
-      case "Recovered": return `${n(e.figure)} recovers: ${plural(e.shock, "shock marker")} left.`;
-      case "ThingPickedUp": return `${n(e.figure)} picks up the ${this.thingName(e.thing)}.`;
-      case "ThingDropped": return `The ${this.thingName(e.thing)} is dropped at ${pointText(e.at)}.`;
-      case "BaggageMoved": return `The ${this.thingName(e.baggage)} moves to ${pointText(e.path[e.path.length - 1])}.`;
-      case "CoinsWon": return `${side(e.side)} +${plural(e.coins, "coin")}: ${e.reason} (${e.total} in all).`;
-      case "ObjectiveAchieved": return `${side(e.side)} achieve: ${e.title}.`;
-      case "TurnEnded": return `Turn ${e.turn} ends.`;
-      case "GameOver": return `Game over: ${e.side === null || e.side === undefined ? "a draw" : `${side(e.side)} win`} (${e.reason}).`;
-      default: return "";
-    }
   }
 
   // ---------------------------------------------------------------- acting

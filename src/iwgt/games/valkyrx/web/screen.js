@@ -1,7 +1,8 @@
 // The Days of the Valkyrx screen inside the shell (docs/screen-shell.md): the hex board, the prompt for the
 // step in hand (infrastructure, deployment, movement, spells, orders), the character cards, the casting banner,
-// the health-bar report, the log's words, and Options' End Phase and Add troops. It renders what the server
-// sends (view, selection) and sends the player's acts; it computes no lights.
+// the health-bar report, and Options' End Phase and Add troops. It renders what the server sends (view,
+// selection) and sends the player's acts; it computes no lights, and words no log (the shell shows the
+// server's sentences, from the game's words.py).
 
 import { h, fill, icon } from "/static/dom.js";
 import { Board, key } from "/static/board.js";
@@ -11,7 +12,6 @@ import { closeTransientDialogs } from "/static/shell.js";
 import { renderCards } from "./cards.js";
 import { loadCatalogue, spellInfo, traitsOf } from "./catalogue.js";
 import * as panels from "./panels.js";
-import { describeStep } from "./logtext.js";
 
 const TERRAIN = {
   open: { name: "Open ground" },
@@ -196,12 +196,6 @@ export class Screen {
       h("span", { class: ["swatch", `terrain-${k}`], "aria-hidden": "true" }), (TERRAIN[k] || {}).name || humanise(k))),
     h("span", { class: "legend-item" }, h("span", { class: "swatch side-0", "aria-hidden": "true" }), this.names()[0]),
     h("span", { class: "legend-item" }, h("span", { class: "swatch side-1", "aria-hidden": "true" }), this.names()[1])];
-  }
-
-  logLines(step) {
-    const units = this.unitsById();
-    const name = (id) => (units.get(id) || { name: `unit ${id}` }).name;
-    return describeStep(step, name, this.names());
   }
 
   /** Options adds End Phase and Add troops (VX-15-23, VX-15-24). */
