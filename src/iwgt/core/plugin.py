@@ -105,6 +105,11 @@ class GamePlugin:
         """The rules, built once."""
         return self.build_game()
 
+    @cached_property
+    def _built(self) -> dict[str, Any]:
+        """The facets built so far (the adapter and the words are built once, on first use)."""
+        return {}
+
     def build_game(self) -> AnyGame:
         """Build the rules object (called once, lazily)."""
         raise NotImplementedError(f"the plug-in of {self.facts.name!r} builds no rules")
@@ -114,12 +119,26 @@ class GamePlugin:
         return None
 
     def table(self) -> TableAdapter | None:
-        """The game's table adapter (built once by the plug-in), or None: then the table lights nothing."""
+        """The game's table adapter, built once (``build_table``), or None: then the table lights nothing."""
+        if "table" not in self._built:
+            self._built["table"] = self.build_table()
+        adapter: TableAdapter | None = self._built["table"]
+        return adapter
+
+    def build_table(self) -> TableAdapter | None:
+        """Build the table adapter (called once, lazily); None if the game has none."""
         return None
 
     def words(self) -> Words | None:
-        """The game's sentences for its actions and events (built once by the plug-in), or None: then the
+        """The game's sentences for its actions and events, built once (``build_words``), or None: then the
         shared layers fall back on the bare names of actions and events."""
+        if "words" not in self._built:
+            self._built["words"] = self.build_words()
+        words: Words | None = self._built["words"]
+        return words
+
+    def build_words(self) -> Words | None:
+        """Build the game's words (called once, lazily); None if the game has none."""
         return None
 
     def catalogue(self) -> JSON | None:

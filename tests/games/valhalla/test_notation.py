@@ -15,11 +15,12 @@ from dataclasses import replace
 import pytest
 
 from iwgt.core.chance import SeededDice, SplitMix64
+from iwgt.core.notation import NotationError
 from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.core.registry import get_plugin
 from iwgt.games.valhalla import notation as module
 from iwgt.games.valhalla.actions import Charge, EndActivation, Fight, Move, Shoot
-from iwgt.games.valhalla.notation import NotationError, card_text, notation, parse_notation
+from iwgt.games.valhalla.notation import card_text, notation, parse_notation
 from iwgt.games.valhalla.scenario import ValhallaScenario, load_scenario, scenario_names
 from iwgt.games.valhalla.state import Fight as Fighting
 from iwgt.games.valhalla.state import Shot, ValhallaState

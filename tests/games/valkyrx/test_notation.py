@@ -15,12 +15,13 @@ from dataclasses import replace
 import pytest
 
 from iwgt.core.chance import SeededDice, SplitMix64
+from iwgt.core.notation import NotationError
 from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.core.registry import get_plugin
 from iwgt.games.valkyrx import notation as module
 from iwgt.games.valkyrx.actions import ConfirmDeployment, EndPhase, Move
 from iwgt.games.valkyrx.game import ValkyrxGame
-from iwgt.games.valkyrx.notation import NotationError, notation, parse_notation
+from iwgt.games.valkyrx.notation import notation, parse_notation
 from iwgt.games.valkyrx.scenario import ValkyrxScenario, load_scenario, scenario_names
 from iwgt.games.valkyrx.state import (
     Attack,

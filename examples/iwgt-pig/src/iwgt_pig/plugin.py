@@ -64,7 +64,7 @@ class PigPlugin(GamePlugin):
         """A new bot for one seat: hold at 20 or at what wins."""
         return HoldBot()
 
-    def words(self) -> Words:
+    def build_words(self) -> Words:
         """Every event in a sentence."""
         return WORDS
 

@@ -52,10 +52,10 @@ carries the thing, and seat 1's warrior charged seat 0's::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast, get_args
+from typing import cast, get_args
 
+from iwgt.core.notation import NotationReader
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.scenario import ValhallaScenario
 from iwgt.games.valhalla.state import (
@@ -74,10 +74,6 @@ from iwgt.geometry.plane import XY
 _PHASES: tuple[str, ...] = get_args(Phase)
 DECK = 52
 """The cards in the deck (VH-TS-01 decided)."""
-
-
-class NotationError(ValueError):
-    """A notation that cannot be read: the message names the section and what was expected."""
 
 
 # ---------------------------------------------------------------- writing
@@ -187,31 +183,20 @@ def notation(state: ValhallaState) -> str:
 # ---------------------------------------------------------------- reading
 
 
-_INT = re.compile(r"-?\d+")
-_NUM = re.compile(r"-?(\d+(\.\d*)?|\.\d+)")
 _CARD = re.compile(r"(A|[2-9]|10|J|Q|K)([a-z])")
 
 
-class _Reader:
+class _Reader(NotationReader):
     """Reads the words of a notation against its scenario's figures and things."""
 
     def __init__(self, figures: int, things: int) -> None:
+        super().__init__("valhalla")
         self.figures = figures
         self.things = things
-        self.where = "the header"
 
-    def fail(self, what: str) -> NotationError:
-        return NotationError(f"valhalla notation, {self.where}: {what}")
-
-    def whole(self, text: str, what: str = "a whole number") -> int:
-        if not _INT.fullmatch(text):
-            raise self.fail(f"{what} expected, got {text!r}")
-        return int(text)
-
-    def number(self, text: str) -> float:
-        if not _NUM.fullmatch(text):
-            raise self.fail(f"a number of inches expected, got {text!r}")
-        return round(float(text), 2)
+    def number(self, text: str, what: str = "a number of inches") -> float:
+        """Inches, to the hundredth as positions are kept."""
+        return round(super().number(text, what), 2)
 
     def point(self, text: str) -> XY:
         parts = text.split(",")
@@ -247,23 +232,6 @@ class _Reader:
         if m is None or m.group(2) not in suits:
             raise self.fail(f"a card such as Ac, 10h or Ks expected, got {text!r}")
         return RANKS.index(m.group(1)) * 4 + suits.index(m.group(2))
-
-    def marks(
-        self, words: list[str], known: dict[str, Callable[[str], Any]], flags: tuple[str, ...]
-    ) -> dict[str, Any]:
-        """``key=value`` words parsed by ``known``, bare words from ``flags`` (True); anything else fails."""
-        out: dict[str, Any] = {}
-        for w in words:
-            key, eq, value = w.partition("=")
-            if eq:
-                if key not in known:
-                    raise self.fail(f"unknown mark {key!r} (known: {', '.join(known)})")
-                out[key] = known[key](value)
-            elif w in flags:
-                out[w] = True
-            else:
-                raise self.fail(f"unknown word {w!r}")
-        return out
 
 
 def _phase(r: _Reader, text: str) -> str:

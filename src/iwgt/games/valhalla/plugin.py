@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,25 +32,17 @@ class ValhallaPlugin(GamePlugin):
 
         return bot_for(self.game)
 
-    @cached_property
-    def _table(self) -> TableAdapter:
+    def build_table(self) -> TableAdapter:
+        """The table adapter."""
         from iwgt.games.valhalla.table import ValhallaAdapter
 
         return ValhallaAdapter()
 
-    def table(self) -> TableAdapter:
-        """The table adapter (built once)."""
-        return self._table
-
-    @cached_property
-    def _words(self) -> Words:
+    def build_words(self) -> Words:
+        """Every action and event in a sentence."""
         from iwgt.games.valhalla.words import ValhallaWords
 
         return ValhallaWords()
-
-    def words(self) -> Words:
-        """Every action and event in a sentence (built once)."""
-        return self._words
 
     def catalogue(self) -> JSON:
         """What the touchscreen draws the game's choices from."""

@@ -70,10 +70,10 @@ finished game's result, and the plague's chain of infections (a report of the pa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast, get_args, get_type_hints
 
+from iwgt.core.notation import NotationReader
 from iwgt.games.valkyrx.scenario import SIDES, ValkyrxScenario
 from iwgt.games.valkyrx.state import (
     Attack,
@@ -95,10 +95,6 @@ _PHASES: tuple[str, ...] = get_args(Phase)
 _STATUSES = tuple(s for s in get_args(UnitStatus) if s != "active")
 _FLAGS = ("routed", "airborne", "hidden", "moved", "charging", "prayed")
 _PENDING_KINDS: tuple[str, ...] = get_args(get_type_hints(Pending)["kind"])
-
-
-class NotationError(ValueError):
-    """A notation that cannot be read: the message names the section and what was expected."""
 
 
 # ---------------------------------------------------------------- writing
@@ -262,29 +258,14 @@ def notation(state: ValkyrxState) -> str:
 
 
 _UID = re.compile(r"([LD])(\d+)")
-_INT = re.compile(r"-?\d+")
-_NUM = re.compile(r"-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
-class _Reader:
+class _Reader(NotationReader):
     """Reads the words of a notation against its scenario's units (their owners check the side letters)."""
 
     def __init__(self, owners: list[int]) -> None:
+        super().__init__("valkyrx")
         self.owners = owners
-        self.where = "the header"
-
-    def fail(self, what: str) -> NotationError:
-        return NotationError(f"valkyrx notation, {self.where}: {what}")
-
-    def whole(self, text: str, what: str = "a whole number") -> int:
-        if not _INT.fullmatch(text):
-            raise self.fail(f"{what} expected, got {text!r}")
-        return int(text)
-
-    def number(self, text: str) -> float:
-        if not _NUM.fullmatch(text):
-            raise self.fail(f"a number expected, got {text!r}")
-        return float(text)
 
     def seat(self, text: str) -> int:
         if text not in ("L", "D"):
@@ -310,23 +291,6 @@ class _Reader:
         if len(parts) != 2:
             raise self.fail(f"a cell col,row expected, got {text!r}")
         return offset_to_hex(self.whole(parts[0], "a column"), self.whole(parts[1], "a row"))
-
-    def marks(
-        self, words: list[str], known: dict[str, Callable[[str], Any]], flags: tuple[str, ...]
-    ) -> dict[str, Any]:
-        """``key=value`` words parsed by ``known``, bare words from ``flags`` (True); anything else fails."""
-        out: dict[str, Any] = {}
-        for w in words:
-            key, eq, value = w.partition("=")
-            if eq:
-                if key not in known:
-                    raise self.fail(f"unknown mark {key!r} (known: {', '.join(known)})")
-                out[key] = known[key](value)
-            elif w in flags:
-                out[w] = True
-            else:
-                raise self.fail(f"unknown word {w!r}")
-        return out
 
 
 def _owners(scenario: ValkyrxScenario) -> tuple[list[int], list[str]]:
