@@ -38,7 +38,13 @@ def main() -> None:
             page.screenshot(path=str(HERE / "game-selection.png"))
             made = httpx.post(
                 srv.base + "/api/tables",
-                json={"scenario": "first_battle", "seats": ["human", "bot"], "seed": 4, "timer_seconds": 120},
+                json={
+                    "game": "valkyrx",
+                    "scenario": "first_battle",
+                    "seats": ["human", "bot"],
+                    "seed": 4,
+                    "timer_seconds": 120,
+                },
             ).json()
             page.goto(made["links"]["table"])
             page.get_by_test_id("infra-tick").click()
