@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from iwgt.core.chance import RNG_ALGORITHM, Die, PhysicalDice, ScriptedDice, SeededDice, SplitMix64
+from iwgt.core.chance import RNG_ALGORITHM, Die, ScriptedDice, SeededDice, SplitMix64
 
 # Published reference outputs of Vigna's splitmix64.c (https://prng.di.unimi.it/splitmix64.c) for a
 # state of 0; they are also the default state of xoshiro256** seeded through SplitMix64. If these
@@ -173,30 +173,3 @@ def test_scripted_dice_refuse_to_run_out() -> None:
         dice.roll(Die(2, "who moves first"))
     assert "no scripted face left" in str(exc.value)
     assert "who moves first" in str(exc.value)
-
-
-def test_physical_dice_ask_again_until_a_valid_face() -> None:
-    answers = [0, 7, -3, 13, 4, 2]
-    asked: list[Die] = []
-
-    def ask(die: Die) -> int:
-        asked.append(die)
-        return answers.pop(0)
-
-    dice = PhysicalDice(ask)
-    assert dice.kind == "physical"
-    die = Die(6, "random factor")
-    assert dice.roll(die) == 4
-    assert asked == [die] * 5
-    assert answers == [2]
-    assert dice.roll(die) == 2
-    assert len(asked) == 6
-
-
-def test_physical_dice_accept_every_face_of_the_die() -> None:
-    def always(face: int) -> PhysicalDice:
-        return PhysicalDice(lambda _die: face)
-
-    for sides in (2, 6, 100):
-        for face in (1, sides):
-            assert always(face).roll(Die(sides, "x")) == face

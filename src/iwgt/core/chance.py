@@ -7,8 +7,7 @@ off a real die. Either way the face is logged as an action, so replays need no g
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -86,26 +85,6 @@ class SeededDice:
     def roll(self, die: Die) -> int:
         """Roll the die with the generator."""
         return self._rng.below(die.sides) + 1
-
-
-class PhysicalDice:
-    """Faces read off real dice: asked of a callback (the touchscreen, a prompt) and checked."""
-
-    kind = "physical"
-
-    def __init__(self, ask: Callable[[Die], int], table: DiceSource | None = None) -> None:
-        self._ask = ask
-        # A secret die (e.g. which unit carries the plague) is never shown to a player to roll.
-        self._table: DiceSource = table if table is not None else SeededDice(secrets.randbits(64))
-
-    def roll(self, die: Die) -> int:
-        """Ask until a face on the die is given; a secret die is rolled by the table itself."""
-        if die.secret:
-            return self._table.roll(die)
-        while True:
-            face = self._ask(die)
-            if 1 <= face <= die.sides:
-                return face
 
 
 class ScriptedDice:

@@ -35,7 +35,6 @@ import pytest
 from typer.testing import CliRunner
 
 from iwgt.cli import app
-from iwgt.core.chance import Die, PhysicalDice, ScriptedDice
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import ChanceOutcome, Event
 from iwgt.games.valkyrx import spells as sp
@@ -1087,9 +1086,8 @@ def test_vx_sp_plague_2_4_one_carrier_chosen_by_a_secret_die() -> None:
     assert (node.kind, node.sides, node.secret) == ("spell", 2, True)
     die = GAME.chance_outcomes(state)
     assert die is not None and die.secret  # the protocol's die says so too
-    asked: list[Die] = []
-    table = PhysicalDice(lambda d: asked.append(d) or 1, table=ScriptedDice([2]))
-    assert table.roll(die) == 2 and asked == []  # no player is asked: the table rolls it unseen
+    # No player is asked for it: with physical dice the referee still rolls a secret die with the table's own
+    # dice, unseen (tests/core/test_referee.py).
     state, events = GAME.apply(state, ChanceOutcome(2))
     assert of(events, PlagueCarrierChosen) == [PlagueCarrierChosen(6, 4)]
     carrier = state.units[6]
