@@ -21,7 +21,7 @@ from iwgt.games.valkyrx.scenario import SCENARIO_DIR
 
 SHIPPED = ("skirmish", "valley", "great_battle")
 UNIT_KEYS = {
-    "name", "side", "bodies", "move", "charge", "attack", "special", "defence", "range",
+    "id", "name", "side", "bodies", "move", "charge", "attack", "special", "defence", "range",
     "rate_of_fire", "accuracy", "resist_magic", "melee", "morale", "points",
 }  # fmt: skip
 
@@ -123,8 +123,18 @@ PRINTED = {
 def test_units_json_rows_match_the_printed_table(unit_rows: list[dict[str, Any]], name: str) -> None:
     rows = by_name(unit_rows)
     assert name in rows, sorted(rows)
-    got = {k: v for k, v in rows[name].items() if k != "name"}
+    got = {k: v for k, v in rows[name].items() if k not in ("id", "name")}
     assert got == PRINTED[name]
+
+
+def test_units_json_gives_each_unit_the_id_scenario_files_use(unit_rows: list[dict[str, Any]]) -> None:
+    # The ids are the keys of units.toml, the names scenario files give (`unit = "archers"`).
+    ids = [r["id"] for r in unit_rows]
+    assert len(set(ids)) == 48
+    assert next(iter(unit_rows[0])) == "id"
+    assert by_name(unit_rows)["Archers of Mynsterlif"]["id"] == "archers"
+    assert by_name(unit_rows)["Guardsmen of Mynsterlif"]["id"] == "guardsmen"
+    assert '{ unit = "archers"' in SKIRMISH
 
 
 def test_units_table_without_json() -> None:

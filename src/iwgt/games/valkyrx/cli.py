@@ -25,13 +25,16 @@ units_app = typer.Typer(
 
 @units_app.callback()
 def units(
-    as_json: Annotated[bool, typer.Option("--json", help="a JSON array, one object per unit type")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="a JSON array, one object per unit type, with its id")
+    ] = False,
 ) -> None:
     """The Character Attributes Table (section 16), each unit type with its id for scenario files."""
     from iwgt.games.valkyrx.units import unit_types
 
     types = list(unit_types().values())
-    rows = [{k: getattr(u, k) for k in UNIT_KEYS} for u in types]
+    # The id comes first: it is what a scenario file names (``unit = "guardsmen"``).
+    rows = [{"id": u.id, **{k: getattr(u, k) for k in UNIT_KEYS}} for u in types]
     if as_json:
         sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
         return
