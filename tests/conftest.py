@@ -5,6 +5,8 @@ without a line of iwgt changed: its source folder and a folder holding its (comm
 on ``sys.path`` here, before anything reads the registry, since ``importlib.metadata`` finds distributions in
 any ``sys.path`` folder. They also go on ``PYTHONPATH``, so that the ``iwgt serve`` processes the browser
 tests start see the same three games.
+
+The ``shared`` fixture gives the project's shared folder (rules texts and clauses) beside the repository.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+
+import pytest
+from tests.shared import missing, shared_folder
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "iwgt-pig"
 EXAMPLE_PATHS = [str(EXAMPLE / "src"), str(EXAMPLE / "registration")]
@@ -23,3 +28,13 @@ for folder in reversed(EXAMPLE_PATHS):
 
 _inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in EXAMPLE_PATHS]
 os.environ["PYTHONPATH"] = os.pathsep.join([*EXAMPLE_PATHS, *_inherited])
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    """The project's shared folder (rules texts in ``seeds/``, clauses in ``rules/``), found as
+    ``tests/shared.py`` says; a test using it skips when the folder is missing, and fails in CI."""
+    folder = shared_folder()
+    if not folder.is_dir():
+        missing(folder)
+    return folder

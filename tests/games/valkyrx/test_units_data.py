@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.shared import shared_file
 
 from iwgt.core.datafiles import load_model
 from iwgt.core.errors import DataFileError
 from iwgt.games.valkyrx.units import UnitTable, UnitType, unit_types
 
-SOURCE = Path(__file__).resolve().parents[3].parent / "shared" / "seeds" / "000_9f29f2bdcadaed54.txt"
+SOURCE = ("seeds", "000_9f29f2bdcadaed54.txt")
+"""The rules text holding the printed table, in the shared folder (found by ``tests/shared.py``)."""
 
 RATINGS = {"VL", "L", "A", "H", "VH"}
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"]
@@ -52,9 +54,7 @@ def _number(cell: str) -> int:
 
 
 def _section_lines() -> list[str]:
-    if not SOURCE.is_file():
-        pytest.skip(f"rules text not available: {SOURCE}")
-    lines = SOURCE.read_text(encoding="utf-8").splitlines()
+    lines = shared_file(*SOURCE).read_text(encoding="utf-8").splitlines()
     # The heading appears first in the contents list; the table follows the last occurrence.
     start = max(i for i, line in enumerate(lines) if line.strip() == "CHARACTER ATTRIBUTES TABLE")
     end = next(i for i in range(start, len(lines)) if lines[i].strip() == "VALKYRX MAGIC SPELLS")
@@ -181,9 +181,7 @@ def test_vx_16_01_every_row_matches_the_printed_table(printed: list[PrintedRow])
 
 def test_vx_06_01_profile_points_values_appear_in_the_table() -> None:
     # The character profiles (section 13) repeat the points values of the table.
-    if not SOURCE.is_file():
-        pytest.skip(f"rules text not available: {SOURCE}")
-    text = SOURCE.read_text(encoding="utf-8")
+    text = shared_file(*SOURCE).read_text(encoding="utf-8")
     profile_values = {int(v) for v in re.findall(r"Points Value (\d+)", text)}
     assert profile_values
     assert profile_values <= {u.points for u in units()}
