@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from typer.core import TyperGroup
 
 from iwgt.core.chance import Die, SeededDice
 from iwgt.core.errors import GameError
@@ -38,6 +39,22 @@ def _plugin(name: str) -> GamePlugin:
         raise typer.BadParameter(str(exc)) from None
 
 
+class _GameGroup(TyperGroup):
+    """A shared group (``iwgt odds``): a game without that command is named with the games that have it."""
+
+    # Typer bundles its own click, whose types it does not export: the signature is the parent's, untyped.
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """The game's command, or a one-line error (exit 2) saying which games have this group."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            having = ", ".join(sorted(self.list_commands(ctx))) or "none"
+            group = ctx.info_name or "this command"
+            if name in {p.name for p in plugins()}:
+                raise fail(f"{name} has no {group}; games with {group}: {having}")
+            raise fail(f"there is no game {name!r}; games with {group}: {having}")
+        return super().resolve_command(ctx, args)
+
+
 def _add_game_commands() -> None:
     """Each game's own commands, under the shared group each joins; a group no game uses is not shown."""
     groups: dict[str, typer.Typer] = {}
@@ -47,7 +64,9 @@ def _add_game_commands() -> None:
                 helped = GROUPS.get(group, f"Each game's {group}.")
                 games_with = [p.name for p in plugins() if group in p.commands()]
                 groups[group] = typer.Typer(
-                    help=f"{helped} Games that have them: {', '.join(games_with)}.", no_args_is_help=True
+                    cls=_GameGroup,
+                    help=f"{helped} Games that have them: {', '.join(games_with)}.",
+                    no_args_is_help=True,
                 )
                 app.add_typer(groups[group], name=group)
             groups[group].add_typer(sub, name=plugin.name)

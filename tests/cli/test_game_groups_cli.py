@@ -1,0 +1,41 @@
+"""``iwgt odds|units|spells <game>``: a game without that command is told which games have it, in one line."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from iwgt.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["odds", "valkyrx"], "error: valkyrx has no odds; games with odds: valhalla"),
+        (["odds", "valkyrx", "combat"], "error: valkyrx has no odds; games with odds: valhalla"),
+        (["units", "valhalla"], "error: valhalla has no units; games with units: valkyrx"),
+        (["spells", "valhalla", "--json"], "error: valhalla has no spells; games with spells: valkyrx"),
+        (["odds", "chess"], "error: there is no game 'chess'; games with odds: valhalla"),
+    ],
+)
+def test_a_game_without_the_command_names_the_games_that_have_it(args: list[str], line: str) -> None:
+    result = runner.invoke(app, args, env={"COLUMNS": "400"})
+    assert result.exit_code == 2
+    assert result.output.strip() == line
+    assert "No such command" not in result.output
+
+
+def test_a_game_with_the_command_still_runs_it() -> None:
+    result = runner.invoke(app, ["odds", "valhalla", "shoot", "--range", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("{")
+    result = runner.invoke(app, ["units", "valkyrx", "--json"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_group_alone_still_shows_its_help() -> None:
+    result = runner.invoke(app, ["odds"])
+    assert "valhalla" in result.output
+    assert "error" not in result.output.lower()
