@@ -21,6 +21,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.websockets import WebSocketDisconnected
 
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON
@@ -310,9 +311,12 @@ class Connection:
         self.screen: Screen | None = None
         self.table: TableSession | None = None
         self.close_code, self.close_reason = 1000, ""  # how the socket closes once the outbox is done
+        self.gone = False  # the socket failed or closed: nothing more is sent, and the reader stops
 
     def send(self, message: JSON) -> None:
         """Queue a message for this screen; a screen too slow to read is dropped (it will reconnect)."""
+        if self.gone:
+            return
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
@@ -323,14 +327,25 @@ class Connection:
                 self.outbox.put_nowait(None)
 
     async def _pump(self) -> None:
-        while (message := await self.outbox.get()) is not None:
-            await self.ws.send_text(orjson.dumps(message).decode())
-            if message.get("type") == "closed":  # the table was deleted or quit: nothing more to say
-                self.close_code, self.close_reason = 1000, "the table is closed"
-                if self.table is not None and self.screen is not None:
-                    self.table.screens.discard(self.screen)
-                break
-        await self.ws.close(code=self.close_code, reason=self.close_reason)
+        try:
+            while (message := await self.outbox.get()) is not None:
+                await self.ws.send_text(orjson.dumps(message).decode())
+                if message.get("type") == "closed":  # the table was deleted or quit: nothing more to say
+                    self.close_code, self.close_reason = 1000, "the table is closed"
+                    if self.table is not None and self.screen is not None:
+                        self.table.screens.discard(self.screen)
+                    break
+            await self.ws.close(code=self.close_code, reason=self.close_reason)
+        except (WebSocketDisconnect, WebSocketDisconnected, OSError):
+            pass  # the screen went away while a message was on its way: the reader sees the disconnect
+        finally:
+            self._leave()
+
+    def _leave(self) -> None:
+        """This socket is done: it is taken off its table's screens, and nothing more is queued for it."""
+        self.gone = True
+        if self.table is not None and self.screen is not None:
+            self.table.screens.discard(self.screen)
 
     def error(self, code: str, message: str, msg_id: Any = None, lights: list[JSON] | None = None) -> None:
         """Send a structured error; nothing changed."""
@@ -344,21 +359,32 @@ class Connection:
                 await self._serve()
             else:  # refused at hello: a policy violation, not "try again later" (1013)
                 self.close_code, self.close_reason = 1008, "no hello with a credential of this table"
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, _Gone):
             pass
         finally:
             if self.table is not None and self.screen is not None:
                 self.table.screens.discard(self.screen)
-            self.outbox.put_nowait(None) if not self.outbox.full() else None
+            if not self.outbox.full():
+                self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pump, 1.0)
             pump.cancel()
 
     async def _receive(self) -> Any:
+        # The socket's own receive, not receive_text: once a send failed (the screen dropped while its ack or
+        # view was on its way) Starlette refuses receive_text at once, without waiting, and a reader that
+        # took that for a bad message spun forever without yielding, freezing every table on the server.
+        if self.gone:
+            raise _Gone
         try:
-            raw = await self.ws.receive_text()
-        except KeyError:  # Starlette's receive_text on a binary frame; at hello it escaped the handler
-            raise _Refusal("malformed", "a message is a JSON text frame, not a binary one") from None
+            message = await self.ws.receive()
+        except (WebSocketDisconnected, OSError):
+            raise _Gone from None
+        if message["type"] == "websocket.disconnect":
+            raise _Gone
+        raw = message.get("text")
+        if raw is None:
+            raise _Refusal("malformed", "a message is a JSON text frame, not a binary one")
         if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
             raise _Refusal("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
         try:
@@ -435,7 +461,7 @@ class Connection:
                 await self._dispatch(msg)
             except _Refusal as exc:
                 self.error(exc.code, exc.message, msg_id, exc.lights)
-            except WebSocketDisconnect:
+            except (WebSocketDisconnect, _Gone):
                 raise
             except Exception as exc:  # a message must never take the server down or leak a trace
                 err = refuse(exc)
@@ -524,6 +550,10 @@ def _illegal_lights(table: TableSession, seat: int, action: Any) -> list[JSON]:
     live = table.live
     obs = live.game.observe(live.state, seat)
     return [light.to_json() for light in table_of(live.plugin).refusal_lights(obs, action)]
+
+
+class _Gone(Exception):
+    """The screen's socket is closed: its connection ends, and only its own."""
 
 
 class _Refusal(Exception):
