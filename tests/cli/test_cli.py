@@ -389,6 +389,46 @@ def test_replay_of_a_binary_file_is_a_readable_error(tmp_path: Path) -> None:
     assert path.name in flat(result.output)
 
 
+def test_a_scenario_path_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    for ref in ("./nope.toml", str(tmp_path / "absent.toml"), "battles/ford"):
+        result = simulate(ref, 1, "--json")
+        assert_clean_failure(result)
+        assert flat(result.output) == f"error: no such file: {ref}"
+
+
+def test_a_bare_name_that_is_neither_a_scenario_nor_a_file_lists_the_shipped_ones() -> None:
+    result = simulate("nope", 1)
+    assert result.exit_code == 2
+    names = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.toml")))
+    assert (
+        flat(result.output)
+        == f"error: no shipped scenario or file called 'nope'; the shipped scenarios: {names}"
+    )
+
+
+def test_a_scenario_error_reads_as_the_readme_shows_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's example, word for word: the file, the key, and what is wrong, without jargon."""
+    monkeypatch.chdir(tmp_path)
+    Path("ford.toml").write_text(SKIRMISH.replace(FIRST_LIGHT, FIRST_LIGHT.replace("archers", "dragonfly")))
+    result = simulate("ford.toml", 1)
+    assert result.exit_code == 2
+    said = "ford.toml, army.light.0.unit: unknown unit type 'dragonfly' (see `iwgt units valkyrx`)"
+    assert flat(result.output) == f"error: {said}"
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"`{said}`" in flat(readme)
+    # A syntax error: the third line holds "width = = 12".
+    Path("ford.toml").write_text('name = "ford"\ntitle = "Ford"\nwidth = = 12\n')
+    result = simulate("ford.toml", 1)
+    assert flat(result.output) == "error: ford.toml is not valid TOML: line 3, column 9: Invalid value"
+
+
+def test_a_scenario_folder_is_not_a_file(tmp_path: Path) -> None:
+    result = simulate(str(tmp_path), 1)
+    assert flat(result.output) == f"error: {tmp_path} is a folder, not a TOML file"
+
+
 @pytest.mark.parametrize("kind", ["directory", "binary"])
 def test_unreadable_scenario_path_is_a_readable_error(tmp_path: Path, kind: str) -> None:
     if kind == "directory":

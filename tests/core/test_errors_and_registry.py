@@ -6,6 +6,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from pydantic import field_validator
 
 from iwgt.core import registry
 from iwgt.core.datafiles import DataModel, load_model, parse_toml, validate
@@ -144,7 +145,7 @@ def test_data_file_error_names_path_key_and_expectation() -> None:
     assert "scenarios/ford.toml" in msg
     assert "army.light.2.unit" in msg
     assert "a known unit type, got 'orcs'" in msg
-    assert msg == "scenarios/ford.toml: at 'army.light.2.unit': a known unit type, got 'orcs'"
+    assert msg == "scenarios/ford.toml, army.light.2.unit: a known unit type, got 'orcs'"
     assert (err.path, err.key, err.expected) == (
         "scenarios/ford.toml",
         "army.light.2.unit",
@@ -153,6 +154,16 @@ def test_data_file_error_names_path_key_and_expectation() -> None:
     assert err.code == "data"
     assert err.to_json() == {"error": "data", "message": msg}
     assert isinstance(err, GameError)
+
+
+def test_a_data_file_error_of_the_whole_file_has_no_key_and_may_say_it_in_its_own_words() -> None:
+    assert DataFileError("ford.toml", "", "a TOML file").message == "ford.toml: a TOML file"
+    err = DataFileError("nope.toml", "", "an existing file", message="no such file: nope.toml")
+    assert (err.message, err.path, err.expected) == (
+        "no such file: nope.toml",
+        "nope.toml",
+        "an existing file",
+    )
 
 
 def test_errors_are_catchable_as_game_error() -> None:
@@ -175,6 +186,22 @@ class _Model(DataModel):
     dice: tuple[_Inner, ...] = ()
 
 
+class _CheckedInner(DataModel):
+    sides: int
+
+    @field_validator("sides")
+    @classmethod
+    def _at_least_two(cls, sides: int) -> int:
+        if sides < 2:
+            raise ValueError("a die has at least 2 sides")
+        return sides
+
+
+class _Checked(DataModel):
+    name: str
+    dice: tuple[_CheckedInner, ...] = ()
+
+
 def test_validate_names_the_dotted_key() -> None:
     with pytest.raises(DataFileError) as exc:
         validate(_Model, {"name": "x", "dice": [{"sides": 6}, {"sides": "many"}]}, "dice.toml")
@@ -182,7 +209,7 @@ def test_validate_names_the_dotted_key() -> None:
     assert err.path == "dice.toml"
     assert err.key == "dice.1.sides"
     assert "'many'" in err.expected
-    assert str(err).startswith("dice.toml: at 'dice.1.sides': ")
+    assert str(err).startswith("dice.toml, dice.1.sides: ")
 
 
 def test_validate_refuses_unknown_keys() -> None:
@@ -198,6 +225,21 @@ def test_validate_names_a_missing_key() -> None:
     assert "required" in exc.value.expected.lower()
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "dice.toml, name: missing: this key is required"),
+        ({"name": "x", "colour": "red"}, "dice.toml, colour: unknown key (a misspelling?)"),
+        ({"name": "x", "dice": [{"sides": 0}]}, "dice.toml, dice.0.sides: a die has at least 2 sides"),
+    ],
+)
+def test_validate_says_what_is_wrong_in_plain_words(data: dict[str, object], message: str) -> None:
+    with pytest.raises(DataFileError) as exc:
+        validate(_Checked, data, "dice.toml")
+    assert exc.value.message == message
+    assert "Value error" not in exc.value.message and " at '" not in exc.value.message
+
+
 def test_validated_models_are_frozen() -> None:
     model = validate(_Model, {"name": "x"}, "dice.toml")
     assert model.name == "x"
@@ -209,9 +251,10 @@ def test_toml_syntax_error_names_the_file() -> None:
     with pytest.raises(DataFileError) as exc:
         parse_toml("name = = 3", "broken.toml")
     assert exc.value.path == "broken.toml"
-    assert exc.value.key == "(syntax)"
+    assert exc.value.key == ""
     assert "valid TOML" in exc.value.expected
-    assert "line 1" in exc.value.expected
+    # tomllib's "Invalid value (at line 1, column 8)", the place first.
+    assert exc.value.message == "broken.toml is not valid TOML: line 1, column 8: Invalid value"
 
 
 def test_load_model_of_a_missing_file_names_it(tmp_path: Path) -> None:
@@ -219,7 +262,8 @@ def test_load_model_of_a_missing_file_names_it(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as exc:
         load_model(_Model, path)
     assert exc.value.path == str(path)
-    assert exc.value.key == "(file)"
+    assert exc.value.key == ""
+    assert exc.value.message == f"no such file: {path}"
 
 
 def test_load_model_reads_and_validates(tmp_path: Path) -> None:
@@ -228,7 +272,7 @@ def test_load_model_reads_and_validates(tmp_path: Path) -> None:
     model = load_model(_Model, path)
     assert model.dice == (_Inner(sides=6),)
     path.write_text('name = "d"\n[[dice]]\nsides = "six"\n', encoding="utf-8")
-    with pytest.raises(DataFileError, match=r"ok.toml: at 'dice.0.sides'"):
+    with pytest.raises(DataFileError, match=r"ok.toml, dice.0.sides: "):
         load_model(_Model, path)
 
 

@@ -12,7 +12,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from iwgt.core.errors import DataFileError
 
 M = TypeVar("M", bound=BaseModel)
-_KEYED = re.compile(r"^Value error, (?P<key>[A-Za-z_][\w.]*): (?P<msg>.*)$", re.DOTALL)
+_KEYED = re.compile(r"^(?P<key>[A-Za-z_][\w.]*): (?P<msg>.*)$", re.DOTALL)
+_PYDANTIC_PREFIX = re.compile(r"^(Value error|Assertion failed), ")
+_TOML_AT = re.compile(r"^(?P<msg>.*) \(at (?P<where>line \d+, column \d+|end of document)\)$", re.DOTALL)
+PLAIN: dict[str, str] = {
+    "missing": "missing: this key is required",
+    "extra_forbidden": "unknown key (a misspelling?)",
+}
+"""Pydantic's wording of the commonest problems, in a file author's words (by pydantic's error type)."""
 
 
 class DataModel(BaseModel):
@@ -26,7 +33,13 @@ def parse_toml(text: str, origin: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(origin, "(syntax)", f"valid TOML ({exc})") from None
+        # tomllib says "Invalid value (at line 3, column 8)": the place first, as an editor shows it.
+        said = str(exc)
+        found = _TOML_AT.match(said)
+        where = f"{found['where']}: {found['msg']}" if found else said
+        raise DataFileError(
+            origin, "", f"valid TOML ({where})", message=f"{origin} is not valid TOML: {where}"
+        ) from None
 
 
 def validate(model: type[M], data: Any, origin: str) -> M:
@@ -36,14 +49,16 @@ def validate(model: type[M], data: Any, origin: str) -> M:
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"])
-        msg = str(err["msg"])
+        # A check of our own says what is wrong in its own words: pydantic's "Value error, " is noise.
+        msg = PLAIN.get(err["type"]) or _PYDANTIC_PREFIX.sub("", str(err["msg"]))
         got = err.get("input")
-        shown = "" if isinstance(got, dict) else f", got {got!r}"
+        custom = err["type"] in ("value_error", "assertion_error")
+        shown = "" if custom or err["type"] in PLAIN or isinstance(got, dict) else f", got {got!r}"
         if not key:
             # A model-level check cannot set pydantic's location, so it names its key itself as
             # "key: what is wrong" (see ScenarioFile); any other message is about the whole file.
             found = _KEYED.match(msg)
-            key, msg, shown = (found["key"], found["msg"], "") if found else ("(top level)", msg, shown)
+            key, msg, shown = (found["key"], found["msg"], "") if found else ("", msg, shown)
         raise DataFileError(origin, key, f"{msg}{shown}") from None
 
 
@@ -51,8 +66,10 @@ def load_model(model: type[M], path: Path) -> M:
     """Read and validate a TOML data file."""
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:  # missing, unreadable, or not UTF-8 text
-        raise DataFileError(str(path), "(file)", f"a readable UTF-8 file ({exc})") from None
+    except FileNotFoundError:
+        raise DataFileError(str(path), "", "an existing file", message=f"no such file: {path}") from None
+    except (OSError, ValueError) as exc:  # unreadable, or not UTF-8 text
+        raise DataFileError(str(path), "", f"cannot be read as UTF-8 text ({_why(exc)})") from None
     return validate(model, parse_toml(text, str(path)), str(path))
 
 
@@ -63,8 +80,23 @@ def read_scenario(ref: str, directory: Path) -> tuple[str, str]:
         path = Path(ref)
     if not path.exists():
         known = ", ".join(sorted(p.stem for p in directory.glob("*.toml")))
-        raise DataFileError(ref, "(file)", f"a shipped scenario name ({known}) or a path to a .toml file")
+        expected = f"a shipped scenario name ({known}) or a path to a .toml file"
+        # A bare name was meant as a shipped scenario; anything that looks like a path was meant as a file.
+        bare = path.suffix == "" and len(path.parts) == 1
+        said = f"no shipped scenario or file called {ref!r}; the shipped scenarios: {known}"
+        raise DataFileError(ref, "", expected, message=said if bare else f"no such file: {ref}")
+    if path.is_dir():
+        raise DataFileError(str(path), "", "a TOML file", message=f"{path} is a folder, not a TOML file")
     try:
         return path.read_text(encoding="utf-8"), str(path)
-    except (OSError, ValueError) as exc:  # a folder, no permission, or not UTF-8 text
-        raise DataFileError(str(path), "(file)", f"a readable UTF-8 TOML file ({exc})") from None
+    except (OSError, ValueError) as exc:  # no permission, or not UTF-8 text
+        raise DataFileError(str(path), "", f"cannot be read as UTF-8 text ({_why(exc)})") from None
+
+
+def _why(exc: Exception) -> str:
+    """Why a file could not be read, without Python's exception names or errno numbers."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"byte {exc.start} is not UTF-8"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc)

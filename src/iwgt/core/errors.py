@@ -40,8 +40,10 @@ class DataFileError(GameError):
 
     code = "data"
 
-    def __init__(self, path: str, key: str, expected: str) -> None:
-        super().__init__(f"{path}: at '{key}': {expected}")
+    def __init__(self, path: str, key: str, expected: str, message: str | None = None) -> None:
+        # "ford.toml, army.light.0.unit: unknown unit type"; a problem of the whole file has no key.
+        where = f"{path}, {key}" if key else path
+        super().__init__(message if message is not None else f"{where}: {expected}")
         self.path = path
         self.key = key
         self.expected = expected
