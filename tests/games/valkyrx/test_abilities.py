@@ -9,6 +9,8 @@ import pytest
 from iwgt.core.protocol import ChanceOutcome
 from iwgt.games.valkyrx.abilities import elves_depart, raise_dead
 from iwgt.games.valkyrx.actions import EndPhase, Move
+from iwgt.games.valkyrx.events import TerrainCasualties, UnitMoved
+from iwgt.geometry.hexgrid import distance, offset_to_hex
 
 from .kit import GAME, cell, position, tweak
 
@@ -78,3 +80,23 @@ def test_vx_13_undead_2_the_army_of_the_dead_swells() -> None:
     assert events[0].raised == pytest.approx(20.0)
     kingless = tweak(state, 2, status="destroyed")
     assert raise_dead(kingless)[0].units[1].strength == 200.0
+
+
+def test_vx_05_05_vx_03_08_a_compulsory_move_into_quicksand_pays_its_quarter() -> None:
+    # Guardsmen (300 men, move 2) routed at (1, 4), a Wearg at (9, 4); every other cell is quicksand,
+    # which costs 2 to enter (VX-05-03), so the flight is one cell, into quicksand whichever it is.
+    # VX-05-05: every ground move set down there loses 25% of current strength: 300 x 0.25 = 75 men.
+    mire = [(c, r) for c in range(12) for r in range(9) if (c, r) not in {(1, 4), (9, 4)}]
+    state = position(
+        [("guardsmen", (1, 4))], [("wearg_warriors", (9, 4))], first=1, terrain=[("quicksand", mire)]
+    )
+    state = tweak(state, 0, routed=True)
+    # The Darkness ends its phase; the Light's opens with the routed unit's compulsory move (VX-03-08).
+    state, events = GAME.apply(state, EndPhase())
+    flight = [e for e in events if isinstance(e, UnitMoved)]
+    assert [(e.unit, e.compulsory) for e in flight] == [(0, True)]
+    assert distance(offset_to_hex(*flight[0].to), cell(1, 4)) == 1
+    assert [e for e in events if isinstance(e, TerrainCasualties)] == [
+        TerrainCasualties(0, 75.0, "quicksand")
+    ]
+    assert state.units[0].strength == pytest.approx(225.0)

@@ -25,6 +25,7 @@ from iwgt.games.valkyrx.events import (
     UnitMoved,
     UnitRemoved,
 )
+from iwgt.games.valkyrx.losses import sink
 from iwgt.games.valkyrx.morale import apply_morale, morale_status
 from iwgt.games.valkyrx.movement import allowance, compulsory_destination, is_ground, why_not_move
 from iwgt.games.valkyrx.plague import bearer_answered, spread, take_losses
@@ -104,8 +105,13 @@ def start_movement(state: ValkyrxState, seat: Seat) -> Flow:
                 events.append(
                     UnitMoved(unit.id, hex_to_offset(unit.cell), hex_to_offset(to), 0.0, compulsory=True)
                 )
-                state = state.with_unit(replace(unit, cell=to, airborne=False))
+                # A compulsory move is a ground move like any other: quicksand takes its quarter (VX-05-05).
+                fled, sunk = sink(state, replace(unit, cell=to, airborne=False))
+                state = state.with_unit(fled)
+                events.extend(sunk)
             state = state.with_unit(replace(state.units[unit.id], moved=True))
+    state, removed = bury(state)  # quicksand may leave nothing of a weak fleeing unit
+    events.extend(removed)
     occ = state.occupancy()
     movable = tuple(u.id for u in state.units if why_not_move(state, u, seat, occ) is None)
     late = arriving(state, seat, occ)  # the Add troops button lights (VX-15-24)

@@ -23,7 +23,6 @@ from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import (
     DeploymentConfirmed,
     SpellsChosen,
-    TerrainCasualties,
     UnitConcealed,
     UnitMoved,
     UnitPlaced,
@@ -32,6 +31,7 @@ from iwgt.games.valkyrx.events import (
 from iwgt.games.valkyrx.facts import FACTS, RULES_VERSION, SEAT_NAMES, SIDE_IDS, SIDE_TITLES
 from iwgt.games.valkyrx.flow import after_cast, bury, chance_answered, end_phase, start_turn
 from iwgt.games.valkyrx.hidden import resample_hidden
+from iwgt.games.valkyrx.losses import sink
 from iwgt.games.valkyrx.movement import check_move, destinations, why_not_move
 from iwgt.games.valkyrx.observe import observe, state_to_json
 from iwgt.games.valkyrx.reinforcements import add_troops, arriving, entry_cells, reserve_cell
@@ -321,10 +321,8 @@ class ValkyrxGame:
                 unit.id, hex_to_offset(unit.cell), hex_to_offset(move.to), cost, move.charge, move.airborne
             )
         ]
-        if not move.airborne and state.scenario.terrain.get(move.to) == "quicksand":  # VX-05-05
-            cas = moved.strength * rules_config().combat.quicksand_casualties
-            moved = replace(moved, strength=moved.strength - cas, casualties_turn=moved.casualties_turn + cas)
-            events.append(TerrainCasualties(unit.id, cas, "quicksand"))
+        moved, sunk = sink(state, moved)  # VX-05-05
+        events.extend(sunk)
         state = state.with_unit(moved)
         state, removed = bury(state)
         events.extend(removed)

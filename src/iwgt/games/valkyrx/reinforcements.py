@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event, Seat
-from iwgt.games.valkyrx.config import rules_config
-from iwgt.games.valkyrx.events import TerrainCasualties, TroopsArrived
+from iwgt.games.valkyrx.events import TroopsArrived
+from iwgt.games.valkyrx.losses import sink
 from iwgt.games.valkyrx.movement import allowance
 from iwgt.games.valkyrx.scenario import ValkyrxScenario
 from iwgt.games.valkyrx.spells import lava_cells, open_ground, portals
@@ -109,8 +109,6 @@ def add_troops(state: ValkyrxState, uid: int, to: Hex, seat: Seat) -> tuple[Valk
     arrived = replace(unit, status="active", cell=to, airborne=False, moved=True, moved_cost=0.0)
     arrived = replace(arrived, moved_cost=allowance(state, arrived).normal)  # its whole move (VX-02-10)
     events: list[Event] = [TroopsArrived(uid, hex_to_offset(to))]
-    if state.scenario.terrain.get(to) == "quicksand":
-        cas = arrived.strength * rules_config().combat.quicksand_casualties
-        arrived = replace(arrived, strength=arrived.strength - cas, casualties_turn=cas)
-        events.append(TerrainCasualties(uid, cas, "quicksand"))
+    arrived, sunk = sink(state, replace(arrived, casualties_turn=0.0))
+    events.extend(sunk)
     return state.with_unit(arrived), events
