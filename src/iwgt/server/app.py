@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import gc
 import ipaddress
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,8 +17,10 @@ from urllib.parse import urlsplit
 
 import orjson
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.websockets import WebSocketDisconnected
 
@@ -33,6 +34,7 @@ from iwgt.server.live import Accepted
 from iwgt.server.manager import CreateRequest, TableManager
 from iwgt.server.screens import Screen
 from iwgt.server.session import TableSession
+from iwgt.server.wire import read_json
 from iwgt.table.plain import table_of
 
 log = logging.getLogger("iwgt.server")
@@ -42,6 +44,16 @@ MAX_MESSAGE_BYTES = 16 * 1024
 
 MAX_FRAME_BYTES = 64 * 1024
 """Frames larger than this close the socket (uvicorn's ``ws_max_size``)."""
+
+HTTP_CODES = {
+    400: "malformed",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+}
+"""The ``error`` code of each HTTP status the server answers with (docs/protocol.md)."""
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 """The host names the lobby answers to without --open-lobby."""
@@ -177,12 +189,26 @@ def create_app(settings: Settings) -> FastAPI:
         except GameError as exc:
             raise HTTPException(409, exc.message) from None
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
-        codes = {400: "malformed", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "too_large"}
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> Response:
+        """Every HTTP refusal, the router's own (no such route, no such method) included, in one shape."""
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            message = "there is nothing at this address (see docs/protocol.md for the API)"
+        elif exc.status_code == 405:
+            message = "this address does not take that method (see docs/protocol.md for the API)"
+        else:
+            message = str(exc.detail)
         return JSONResponse(
-            {"error": codes.get(exc.status_code, "error"), "message": exc.detail}, exc.status_code
+            {"error": HTTP_CODES.get(exc.status_code, "error"), "message": message},
+            exc.status_code,
+            headers=exc.headers,
         )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        """A path or query parameter of the wrong kind: malformed, in the documented shape."""
+        where = ", ".join(".".join(map(str, e.get("loc", ()))) for e in exc.errors()) or "the request"
+        return JSONResponse({"error": "malformed", "message": f"not understood: {where}"}, 400)
 
     def index() -> FileResponse:
         page = web / "index.html"
@@ -216,9 +242,9 @@ def create_app(settings: Settings) -> FastAPI:
         if len(raw) > 8 * 1024 * 1024:
             raise HTTPException(413, "the body is larger than 8 MiB")
         try:
-            return json.loads(raw)
-        except ValueError as exc:
-            raise HTTPException(400, f"the body is not JSON: {exc}") from None
+            return read_json(raw, "the body")
+        except GameError as exc:
+            raise HTTPException(400, exc.message) from None
 
     def links(request: Request, table: TableSession) -> JSON:
         base = str(request.base_url).rstrip("/")
@@ -329,7 +355,12 @@ class Connection:
     async def _pump(self) -> None:
         try:
             while (message := await self.outbox.get()) is not None:
-                await self.ws.send_text(orjson.dumps(message).decode())
+                try:
+                    text = orjson.dumps(message).decode()
+                except orjson.JSONEncodeError:  # a bug, not the screen's fault: its other answers still go
+                    log.exception("an answer could not be encoded; it was not sent")
+                    continue
+                await self.ws.send_text(text)
                 if message.get("type") == "closed":  # the table was deleted or quit: nothing more to say
                     self.close_code, self.close_reason = 1000, "the table is closed"
                     if self.table is not None and self.screen is not None:
@@ -388,9 +419,9 @@ class Connection:
         if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
             raise _Refusal("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
         try:
-            msg = json.loads(raw)
-        except ValueError as exc:
-            raise _Refusal("malformed", f"the message is not JSON: {exc}") from None
+            msg = read_json(raw)
+        except GameError as exc:
+            raise _Refusal("malformed", exc.message) from None
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise _Refusal("malformed", 'a message is a JSON object with a "type"')
         return msg

@@ -28,6 +28,9 @@ phase the game declares timed, so a game without a timer rule never starts one).
 MAX_TIMER_SECONDS = 3600.0
 """The longest movement timer a table may set."""
 
+MAX_SEED = 2**63 - 1
+"""The largest seed a table may have: the journal keeps it as a signed 64-bit integer."""
+
 
 def _choice(data: JSON, key: str, allowed: tuple[str, ...], default: str) -> str:
     value = data.get(key, default)
@@ -94,8 +97,10 @@ class CreateRequest:
         ):
             raise MalformedAction(f"'timer_seconds' must be 0 (no timer) to {MAX_TIMER_SECONDS:.0f}")
         seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-            raise MalformedAction("'seed' must be a whole number of 0 or more")
+        if seed is not None and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
+        ):
+            raise MalformedAction(f"'seed' must be a whole number from 0 to {MAX_SEED} (2^63 - 1)")
         return cls(
             game=game_name,
             scenario=scenario,
