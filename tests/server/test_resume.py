@@ -63,6 +63,28 @@ def test_a_retried_id_is_still_applied_once_after_a_restart(tmp_path: Path) -> N
         assert len(steps(c, tid)) == n
 
 
+def test_a_retried_id_gets_its_first_ack_after_a_restart_with_the_dice_that_followed(tmp_path: Path) -> None:
+    """Seat 1's tick is followed by the table's die for who moves first, committed with it: its ack names the
+    version after that die, and a retry after a restart gets that same ack."""
+    with serving(tmp_path) as c:
+        made = create(c, seed=7)
+        tid = made["id"]
+        with pair(c, made) as (s0, s1):
+            s0.acted({"type": "confirm"}, "c0", 0)
+            first = s1.act({"type": "confirm"}, "c1", 1)
+        rows = steps(c, tid)
+        assert [(r.seq, r.origin, r.client_id) for r in rows] == [
+            (1, "player", "seat0/c0"),
+            (2, "player", "seat1/c1"),
+            (3, "auto", None),
+        ]
+        assert first == {"type": "ack", "id": "c1", "version": 3}
+    with serving(tmp_path) as c:
+        with pair(c, made) as (_, s1):
+            assert s1.act({"type": "confirm"}, "c1", 1) == first
+        assert len(steps(c, tid)) == 3
+
+
 def test_a_journal_that_does_not_reproduce_is_refused_naming_the_step(tmp_path: Path) -> None:
     """On resume every step is folded again: the table's dice re-rolled, each face must come up the same."""
     with serving(tmp_path) as c:

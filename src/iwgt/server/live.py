@@ -19,7 +19,7 @@ from iwgt.core.errors import RecordError
 from iwgt.core.plugin import AnyGame, GamePlugin
 from iwgt.core.protocol import CHANCE, JSON, Seat, Status
 from iwgt.core.record import GameRecord
-from iwgt.core.referee import PLAYER, Fold, Referee, Step
+from iwgt.core.referee import BY_HAND, PLAYER, TABLE_DICE, Fold, Referee, Step
 from iwgt.core.registry import get_plugin
 from iwgt.server.errors import TableError
 from iwgt.server.journal import Journal, StepRow, TableRow
@@ -138,13 +138,17 @@ class LiveTable:
         except RecordError as exc:
             raise TableError("record", f"table {self.row.id}: {exc.message}") from None
         batch: Batch | None = None
+        client_id: str | None = None  # the id of the step whose table dice are being read
         for row, t in zip(rows, taken, strict=True):
-            if row.client_id is not None:
-                self.client_ids[row.client_id] = row.seq
-            if row.origin != "auto" or batch is None:
-                batch = Batch(row.seq, row.seat, None if row.origin == "die" else row.action, [])
+            if row.origin != TABLE_DICE or batch is None:
+                batch = Batch(row.seq, row.seat, None if row.origin == BY_HAND else row.action, [])
                 self.history.append(batch)
+                client_id = row.client_id
             batch.events.extend(t.events)
+            # A retried id is answered with its first ack, whose version counted the table's dice that
+            # followed the step (they were committed with it): the last step of its batch, not its first.
+            if client_id is not None:
+                self.client_ids[client_id] = row.seq
 
     def opening_steps(self) -> list[StepRow]:
         """The dice a new table rolls before anyone acts (none in the shipped games, but allowed).
