@@ -100,3 +100,22 @@ def test_vx_05_05_vx_03_08_a_compulsory_move_into_quicksand_pays_its_quarter() -
         TerrainCasualties(0, 75.0, "quicksand")
     ]
     assert state.units[0].strength == pytest.approx(225.0)
+
+
+def test_vx_05_11_the_temple_halves_quicksand() -> None:
+    # Guardsmen blessed to turn 5 walk into quicksand: 300 x 0.25 = 75, halved by the ward: 37.5 (262.5 left).
+    state = position(
+        [("guardsmen", (2, 4))], [("wearg_warriors", (11, 8))], terrain=[("quicksand", [(3, 4)])]
+    )
+    state, events = GAME.apply(tweak(state, 0, temple_until=5), Move(0, cell(3, 4)))
+    assert TerrainCasualties(0, 37.5, "quicksand") in events
+    assert state.units[0].strength == pytest.approx(262.5)
+    assert state.units[0].casualties_turn == pytest.approx(37.5)
+
+
+def test_vx_05_11_the_temple_halves_what_a_troll_devours() -> None:
+    # The Wearg friend (300) blessed: 10% = 30 men, halved by the ward: 15 (285 left).
+    state = position([("guardsmen", (0, 0))], [("cave_troll", (6, 4)), ("wearg_warriors", (7, 4))])
+    state = end_both_phases(tweak(state, 2, temple_until=5))
+    fed, _ = GAME.apply(state, ChanceOutcome(1))
+    assert fed.units[2].strength == pytest.approx(285.0)

@@ -356,3 +356,15 @@ def test_vx_sp_plague_8_no_chain_event_without_a_plague() -> None:
     assert state.result is not None
     assert not [e for e in events if isinstance(e, PlagueChain)]
     assert GAME.observe(state, 0)["plague_chain"] == []
+
+
+def test_vx_05_11_the_temple_halves_plague_losses() -> None:
+    # As above, L0 Guardsmen 300 infected in turn 1 but blessed to turn 5: 5% of 300 = 15, halved: 7.5.
+    state = position(
+        [("guardsmen", (2, 4)), ("swordsmen", (3, 4))],
+        [("wearg_warriors", (11, 8))],
+    )
+    state = tweak(tweak(state, 1, carrier_only=True, infected=1, plague_base=300.0), 0, temple_until=5)
+    state, events = finish_turn(state)
+    assert [(e.unit, e.casualties) for e in events if isinstance(e, PlagueLosses)] == [(0, 7.5)]
+    assert state.units[0].strength == pytest.approx(292.5)

@@ -1667,3 +1667,13 @@ def test_vx_sp_creep_6_an_airborne_flyer_may_end_its_flight_over_lava() -> None:
     assert Move(4, cell(8, 7), airborne=True) in GAME.legal_actions(state, 0)
     with pytest.raises(IllegalAction):
         GAME.apply(state, Move(4, cell(8, 7)))  # walking into it: refused
+
+
+def test_vx_05_11_the_temple_halves_spell_damage() -> None:
+    # Lefan 5 (1,4) throws Fire on blessed Guardsmen 0 (3,4): 10000 / 150 = 66.67, halved: 33.33 men.
+    state = setup([("guardsmen", (3, 4)), ("wulfgeldre", (10, 8))], [("lefan", (1, 4))], first=1)
+    state = tweak(state, 0, temple_until=5)
+    state, _ = GAME.apply(state, CastSpell(2, "fire"))
+    state, events = GAME.apply(state, ChanceOutcome(100))
+    assert [(e.unit, e.casualties) for e in of(events, SpellCasualties)] == [(0, pytest.approx(33.3333333))]
+    assert state.units[0].strength == pytest.approx(266.6666667)

@@ -535,3 +535,12 @@ def test_vx_12_06_an_enemy_refused_on_the_hidden_grimas_cell_learns_nothing() ->
     state = tweak(state, 0, hidden=True)
     msg = refused(state, Move(2, cell(4, 4)), "may move 2 cells")
     assert "grima" not in msg.lower()
+
+
+def test_vx_05_11_the_temple_halves_what_the_worm_swallows() -> None:
+    # As the 100-men swallow above, but the Guardsmen are blessed: 100 halved = 50 (250 left).
+    state = tweak(tweak(worm_position([("guardsmen", (6, 4))]), 1, hidden=True), 0, temple_until=5)
+    state, _ = GAME.apply(state, Surface(1, cell(6, 4)))
+    state, events = GAME.apply(state, ChanceOutcome(3))
+    assert events == [WormSurfaced(1, (6, 4), (5, 3), 0, 50.0)]
+    assert state.units[0].strength == pytest.approx(250.0)

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import DeadRaised, TrollDevoured, UnitRemoved
+from iwgt.games.valkyrx.losses import received
 from iwgt.games.valkyrx.movement import is_ground
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
 from iwgt.geometry.hexgrid import neighbours
@@ -33,7 +34,7 @@ def devour(state: ValkyrxState, troll: Unit, face: int) -> tuple[ValkyrxState, l
     victim = troll_victim(state, troll)
     if victim is None or face != 1:
         return state, []
-    cas = victim.strength * rules_config().abilities.troll_devour_share
+    cas = received(state, victim, victim.strength * rules_config().abilities.troll_devour_share)
     victim = replace(victim, strength=victim.strength - cas, casualties_turn=victim.casualties_turn + cas)
     return state.with_unit(victim), [TrollDevoured(troll.id, victim.id, cas)]
 

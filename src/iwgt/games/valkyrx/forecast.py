@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from iwgt.games.valkyrx.combat import casualties, close_combat_plan
 from iwgt.games.valkyrx.config import rules_config
+from iwgt.games.valkyrx.losses import received, sink
 from iwgt.games.valkyrx.movement import allowance, destinations, is_ground
 from iwgt.games.valkyrx.spellbook import spells
 from iwgt.games.valkyrx.spells import defence_factor, reached
@@ -72,10 +73,7 @@ def _moved(state: ValkyrxState, unit: Unit, to: Hex, cost: float, charge: bool) 
         last_charge=state.turn if charge else unit.last_charge,
         airborne=False,
     )
-    if state.scenario.terrain.get(to) == "quicksand":
-        lost = moved.strength * rules_config().combat.quicksand_casualties
-        moved = replace(moved, strength=moved.strength - lost)
-    return moved
+    return sink(state, moved)[0]
 
 
 def _deferred(state: ValkyrxState, a: Unit, b: Unit) -> bool:
@@ -177,7 +175,7 @@ def spell_forecast(state: ValkyrxState, wizard_id: int, spell_id: str, target: H
         elif spell.id == "ice" and u.type.has("stone") and u.burned > 0 and u.burned >= state.turn - 1:
             hit = u.strength  # VX-SP-ICE-4: fire then ice cracks a Stone Titan
         else:
-            hit = _taken(u, spell.damage / (u.type.defence * defence_factor(state, u)))
+            hit = _taken(u, received(state, u, spell.damage / (u.type.defence * defence_factor(state, u))))
         if spell.wipe_out_sides and hit < u.strength:
             hit += (u.strength - hit) / spell.wipe_out_sides  # a 1 on the d10 swallows the rest
         cas = (1.0 - resist) * hit

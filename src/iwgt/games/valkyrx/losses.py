@@ -1,4 +1,4 @@
-"""Losses outside the combat formula: the ground's own (quicksand), taken the same way by every move."""
+"""Losses outside the combat formula: the Temple's ward on every loss received, and quicksand's quarter."""
 
 from __future__ import annotations
 
@@ -9,6 +9,22 @@ from iwgt.games.valkyrx.events import TerrainCasualties
 from iwgt.games.valkyrx.state import Unit, ValkyrxState
 
 
+def warded(state: ValkyrxState, unit: Unit) -> bool:
+    """The unit prayed at the Temple and its powers last: it receives half its casualties (VX-05-11)."""
+    return state.turn <= unit.temple_until
+
+
+def received(state: ValkyrxState, unit: Unit, cas: float) -> float:
+    """What a loss of ``cas`` really takes from the unit: halved by the Temple's ward, never more than it has.
+
+    VX-05-11 "Casualties received 50% of normal" is unqualified, so it halves every loss given as an
+    amount (quicksand, a Troll, spell damage, the plague, the Sand Worm), as ``combat.casualties`` does.
+    """
+    if warded(state, unit):
+        cas *= rules_config().combat.temple_receive_factor
+    return min(max(cas, 0.0), unit.strength)
+
+
 def sink(state: ValkyrxState, unit: Unit) -> tuple[Unit, list[TerrainCasualties]]:
     """The unit, set down on the ground at its cell, after quicksand takes its quarter (VX-05-05).
 
@@ -17,6 +33,6 @@ def sink(state: ValkyrxState, unit: Unit) -> tuple[Unit, list[TerrainCasualties]
     """
     if unit.airborne or state.scenario.terrain.get(unit.cell) != "quicksand":
         return unit, []
-    cas = unit.strength * rules_config().combat.quicksand_casualties
+    cas = received(state, unit, unit.strength * rules_config().combat.quicksand_casualties)
     hit = replace(unit, strength=unit.strength - cas, casualties_turn=unit.casualties_turn + cas)
     return hit, [TerrainCasualties(unit.id, cas, "quicksand")]

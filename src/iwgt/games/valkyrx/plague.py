@@ -7,6 +7,7 @@ from dataclasses import replace
 from iwgt.core.protocol import Event
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import PlagueLosses, UnitInfected
+from iwgt.games.valkyrx.losses import received
 from iwgt.games.valkyrx.spells import is_shielded, plague_immune
 from iwgt.games.valkyrx.state import Infection, Pending, Unit, ValkyrxState
 from iwgt.geometry.hexgrid import neighbours
@@ -113,7 +114,8 @@ def take_losses(state: ValkyrxState) -> Flow:
         before = losses[k - 1] if k > 0 else 0.0
         cas = min(u.strength, (losses[k] - before) * u.plague_base)
         if k == len(losses) - 1:
-            cas = u.strength  # "100% losses by fifth turn": nothing survives it
+            cas = u.strength  # "100% losses by fifth turn": nothing survives it, unless the Temple wards it
+        cas = received(state, u, cas)  # VX-05-11
         if cas <= 0:
             continue
         state = state.with_unit(

@@ -31,6 +31,7 @@ from iwgt.games.valkyrx.events import (
     UnitRemoved,
     UnitRestored,
 )
+from iwgt.games.valkyrx.losses import received
 from iwgt.games.valkyrx.spellbook import Spell, spells
 from iwgt.games.valkyrx.state import Casting, Enchantment, Infection, Pending, Unit, ValkyrxState, Verdict
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, within
@@ -551,7 +552,7 @@ def _damage(state: ValkyrxState, caster: int, spell: Spell, units: Iterable[int]
             state = state.with_unit(replace(u, status="destroyed", strength=0.0, burned=state.turn))
             events.append(UnitRemoved(uid, "burnt to ashes"))
             continue
-        cas = min(u.strength, damage / (u.type.defence * defence_factor(state, u)))
+        cas = received(state, u, damage / (u.type.defence * defence_factor(state, u)))  # VX-05-11
         hit = replace(u, strength=u.strength - cas, casualties_turn=u.casualties_turn + cas)
         if spell.id == "fire":
             hit = replace(hit, burned=state.turn)

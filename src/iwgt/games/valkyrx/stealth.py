@@ -20,6 +20,7 @@ from iwgt.games.valkyrx.events import (
     UnitRevealed,
     WormSurfaced,
 )
+from iwgt.games.valkyrx.losses import received
 from iwgt.games.valkyrx.movement import allowance
 from iwgt.games.valkyrx.spells import is_shielded, lava_cells, open_ground
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
@@ -157,8 +158,12 @@ def worm_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
     events: list[Event] = []
     swallowed = 0.0
     if victim is not None and not victim.airborne and not is_shielded(state, victim.id):
+        # A character is destroyed outright (no amount to halve); a body unit's 100 men are a loss the
+        # Temple halves (VX-05-11).
         swallowed = (
-            victim.strength if victim.type.is_character else min(victim.strength, cfg.worm_swallow_men)
+            victim.strength
+            if victim.type.is_character
+            else received(state, victim, min(victim.strength, cfg.worm_swallow_men))
         )
         left = victim.strength - swallowed
         hit = replace(victim, strength=left, casualties_turn=victim.casualties_turn + swallowed)
