@@ -236,6 +236,7 @@ def serve(
     from platformdirs import user_data_path
 
     from iwgt.server.app import MAX_FRAME_BYTES, Settings, create_app, tune_gc
+    from iwgt.server.timeouts import uvicorn_options
 
     folder = data if data is not None else user_data_path("iwgt", appauthor=False)
     settings = Settings(
@@ -255,6 +256,7 @@ def serve(
         ws_max_size=MAX_FRAME_BYTES,
         ws_per_message_deflate=False,
         log_level="warning",
+        **uvicorn_options(),  # header and body deadlines: half-sent requests are closed, not held open
     )
 
 

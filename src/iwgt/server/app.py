@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnected
 
 from iwgt.core.errors import GameError
@@ -238,7 +239,10 @@ def create_app(settings: Settings) -> FastAPI:
         return out
 
     async def body(request: Request) -> Any:
-        raw = await request.body()
+        try:
+            raw = await request.body()
+        except ClientDisconnect:  # half a body, then silence: the timed protocol closed the connection
+            raise HTTPException(400, "the request's body was not sent whole") from None
         if len(raw) > 8 * 1024 * 1024:
             raise HTTPException(413, "the body is larger than 8 MiB")
         try:
