@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from tests.games.valkyrx.kit import scenario_text
 import iwgt.server.app
 from iwgt.core.lights import BASE_PALETTE as PALETTE
 from iwgt.core.registry import get_game
+from iwgt.server.clock import ManualClock
 from iwgt.server.journal import Journal, TableRow, now
 
 from .kit import JSON, Screen, create, screen, seat_token, serving, steps, table_token, to_movement
@@ -297,27 +297,32 @@ def test_a_message_over_16_kib_is_too_large(tmp_path: Path) -> None:
 
 
 def test_more_than_the_burst_is_rate_limited(tmp_path: Path) -> None:
-    with serving(tmp_path) as c:
+    """A burst of 40 passes, the rest is refused; the bucket refills 20 a second on the table's own clock,
+    which stands still here unless the test moves it, so every count is exact."""
+    clock = ManualClock()
+    with serving(tmp_path, clock=clock) as c:
         made = create(c)
+        n = len(steps(c, made["id"]))
         with screen(c, made["id"], seat_token(made, 0)) as s:
-            began = time.monotonic()
             for _ in range(80):
                 s.send({"type": "ping"})
             got = [s.recv() for _ in range(80)]
-            elapsed = time.monotonic() - began  # the bucket refills 20 tokens a second meanwhile
-            kinds = [m["type"] for m in got]
-            assert kinds[:40] == ["pong"] * 40  # a burst of 40 passes
-            limited = [m for m in got if m["type"] == "error"]
-            assert all(m["error"] == "rate_limited" for m in limited)
-            assert len(limited) >= 40 - 20 * elapsed - 1
-            assert limited or elapsed > 1.9
+            assert [m["type"] for m in got] == ["pong"] * 40 + ["error"] * 40
+            assert all(m["error"] == "rate_limited" for m in got[40:])
             s.send({"type": "act", "id": "flood", "seat": 0, "action": {"type": "confirm"}})
             refused = s.recv()
-            if refused["type"] == "error":  # the bucket may have refilled a token meanwhile
-                assert refused["error"] == "rate_limited" and refused["id"] == "flood"
-                unchanged(c, made["id"], 0, s)
-            s.quiet(0.3)  # 20 a second come back
+            assert (
+                refused["type"] == "error" and refused["error"] == "rate_limited" and refused["id"] == "flood"
+            )
+            unchanged(c, made["id"], n, s)
+            clock.advance(0.125)  # two and a half tokens back (a binary fraction: exact)
             assert s.act({"type": "confirm"}, "later", 0)["type"] == "ack"
+            s.send({"type": "ping"})
+            answer = s.until(lambda m: m["type"] in ("pong", "error"))
+            assert answer["type"] == "pong", answer
+            s.send({"type": "ping"})
+            limited = s.until(lambda m: m["type"] in ("pong", "error"))
+            assert limited["type"] == "error" and limited["error"] == "rate_limited"
 
 
 def test_an_illegal_move_lights_its_destination_red(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON
 from iwgt.core.registry import plugins
 from iwgt.server.catalogue import game_cards, game_data
+from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.errors import TableError, refuse
 from iwgt.server.limits import RateLimiter
 from iwgt.server.live import Accepted
@@ -76,6 +77,9 @@ class Settings:
     bot_delay: float = 0.6
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    clock: Clock = (
+        SYSTEM_CLOCK  # the movement timer's, the bot's and the rate limiter's (tests set their own)
+    )
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -147,7 +151,7 @@ GC_THRESHOLD = 50_000
 
 def create_app(settings: Settings) -> FastAPI:
     """The server's app; its journal opens at startup and every game in play resumes."""
-    manager = TableManager(settings.journal_path, bot_delay=settings.bot_delay)
+    manager = TableManager(settings.journal_path, bot_delay=settings.bot_delay, clock=settings.clock)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -336,7 +340,7 @@ class Connection:
     def __init__(self, websocket: WebSocket, manager: TableManager, settings: Settings) -> None:
         self.ws = websocket
         self.manager = manager
-        self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+        self.limiter = RateLimiter(settings.rate_per_second, settings.rate_burst, settings.clock.monotonic)
         self.outbox: asyncio.Queue[JSON | None] = asyncio.Queue(maxsize=SEND_QUEUE)
         self.screen: Screen | None = None
         self.table: TableSession | None = None

@@ -10,6 +10,7 @@ from typing import Any
 
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import CHANCE, Seat
+from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.live import LiveTable
 
 log = logging.getLogger("iwgt.server")
@@ -18,8 +19,11 @@ log = logging.getLogger("iwgt.server")
 class BotDriver:
     """Plays a table's bot seats: a bot per seat thinks off the event loop; ``after()`` follows each step."""
 
-    def __init__(self, live: LiveTable, delay: float, after: Callable[[], None]) -> None:
+    def __init__(
+        self, live: LiveTable, delay: float, after: Callable[[], None], clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         self.live = live
+        self.clock = clock
         self.delay = delay  # seconds the bot pauses before each action
         self._after = after  # the table's work after a step: its timer and its screens' views
         self._bots: dict[Seat, Any] = {}
@@ -48,7 +52,7 @@ class BotDriver:
     async def _turns(self) -> None:
         live = self.live
         while (seat := self.seat()) is not None:
-            await asyncio.sleep(self.delay)
+            await self.clock.sleep(self.delay)
             if seat not in self._bots:
                 bot = live.plugin.bot()
                 if bot is None:

@@ -10,12 +10,97 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from iwgt.core.protocol import CHANCE, JSON, Seat, Status, TimerRule
-from iwgt.server.journal import now
+
+
+class Clock(Protocol):
+    """The server's time: the movement timer's deadlines, the bot's pause and the rate limiter's refill."""
+
+    def now(self) -> float:
+        """Seconds since the epoch (the deadlines screens are shown)."""
+        ...
+
+    def monotonic(self) -> float:
+        """Seconds on a clock that never goes back (the rate limiter's)."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` on this clock."""
+        ...
+
+
+class SystemClock:
+    """The machine's own clocks."""
+
+    def now(self) -> float:
+        """``time.time()``."""
+        return time.time()
+
+    def monotonic(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        """``asyncio.sleep``."""
+        await asyncio.sleep(seconds)
+
+
+SYSTEM_CLOCK = SystemClock()
+"""The clock a server runs on unless a test gives it another."""
+
+
+class ManualClock:
+    """A clock that moves only when told (``advance``), from any thread: tests exact on any machine."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self._t = start
+        self._lock = threading.Lock()
+        self._sleepers: list[tuple[float, asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        """The clock's time."""
+        return self._t
+
+    def monotonic(self) -> float:
+        """The same time (this clock never goes back)."""
+        return self._t
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait until the clock has been advanced by ``seconds`` (a zero wait yields once)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            self._sleepers.append((self._t + seconds, loop, future))
+        await future
+
+    def waiting(self) -> list[float]:
+        """The times the sleepers still waiting will wake at, in order (cancelled ones left out)."""
+        with self._lock:
+            self._sleepers = [x for x in self._sleepers if not x[2].done()]
+            return sorted(t for t, _, _ in self._sleepers)
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on; every sleeper whose time has come is woken."""
+        with self._lock:
+            self._t += seconds
+            due = [x for x in self._sleepers if x[0] <= self._t]
+            self._sleepers = [x for x in self._sleepers if x[0] > self._t]
+        for _, loop, future in due:
+            loop.call_soon_threadsafe(_wake, future)
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 @dataclass(slots=True)
@@ -28,12 +113,12 @@ class Timer:
     deadline: float
     expired: bool = False
 
-    def to_json(self) -> JSON:
-        """The timer as a view shows it."""
+    def to_json(self, now: float) -> JSON:
+        """The timer as a view shows it at ``now``."""
         return {
             "seat": self.seat,
             "deadline": round(self.deadline, 3),
-            "remaining": round(max(0.0, self.deadline - now()), 3),
+            "remaining": round(max(0.0, self.deadline - now), 3),
             "total": self.total,
         }
 
@@ -47,7 +132,9 @@ class MovementClock:
         seconds: float,
         humans: Collection[Seat],
         expire: Callable[[Seat, JSON], Awaitable[None]],
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
+        self.clock = clock
         self.rule = rule  # the game's own rule, as data (None: the game has no timer)
         self.seconds = seconds  # the table's length (0: no timer)
         self.humans = frozenset(humans)  # only a person's phase is timed
@@ -57,7 +144,7 @@ class MovementClock:
 
     def to_json(self) -> JSON | None:
         """The timer as a view shows it, or None."""
-        return None if self.timer is None else self.timer.to_json()
+        return None if self.timer is None else self.timer.to_json(self.clock.now())
 
     def refresh(self, status: Status | None) -> bool:
         """Start, keep or stop the timer for the game's status (None: no longer played); True if changed."""
@@ -83,7 +170,7 @@ class MovementClock:
                 self._schedule(0.0)  # the die that held the phase open is answered: end it now
             return False
         self._cancel()
-        self.timer = Timer(key, mover, self.seconds, now() + self.seconds)
+        self.timer = Timer(key, mover, self.seconds, self.clock.now() + self.seconds)
         self._schedule(self.seconds)
         return True
 
@@ -104,7 +191,7 @@ class MovementClock:
         self._task = None
 
     async def _timeout(self, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
         timer, rule = self.timer, self.rule
         if timer is None or rule is None:
             return

@@ -15,6 +15,7 @@ from iwgt.core.protocol import CHANCE, JSON, Seat
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.referee import IMPORTED, PLAYER
 from iwgt.core.registry import UnknownGame, get_game
+from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.journal import Journal, StepRow, TableRow, now
 from iwgt.server.session import TableSession
 from iwgt.server.writer import JournalWriter
@@ -115,9 +116,10 @@ class CreateRequest:
 class TableManager:
     """The server's tables: one journal, one writer, one live session per table in play."""
 
-    def __init__(self, journal_path: Path, bot_delay: float = 0.6) -> None:
+    def __init__(self, journal_path: Path, bot_delay: float = 0.6, clock: Clock = SYSTEM_CLOCK) -> None:
         self.journal_path = journal_path
         self.bot_delay = bot_delay
+        self.clock = clock
         self.journal: Journal | None = None
         self.writer: JournalWriter | None = None
         self.sessions: dict[str, TableSession] = {}
@@ -162,7 +164,7 @@ class TableManager:
         row = journal.table(table_id)
         if row is None:
             raise KeyError(table_id)
-        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay)
+        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay, clock=self.clock)
         table.live.load(journal.steps(table_id))
         self.sessions[table_id] = table
         return table
@@ -242,7 +244,7 @@ class TableManager:
 
     async def _open(self, row: TableRow, steps: list[StepRow]) -> TableSession:
         journal = self._journal()
-        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay)
+        table = TableSession(row, journal, self.writer, bot_delay=self.bot_delay, clock=self.clock)
         table.live.load(steps)
         opening = table.live.opening_steps() if not steps else []
         all_steps = steps + opening

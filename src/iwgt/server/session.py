@@ -14,7 +14,7 @@ import logging
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
 from iwgt.server.bots import BotDriver
-from iwgt.server.clock import MovementClock
+from iwgt.server.clock import SYSTEM_CLOCK, Clock, MovementClock
 from iwgt.server.journal import Journal, TableRow
 from iwgt.server.live import LiveTable
 from iwgt.server.screens import Screen, Screens
@@ -28,15 +28,21 @@ class TableSession:
     """A table being played: ``live`` (state and commits), ``screens``, ``clock`` and ``bots``."""
 
     def __init__(
-        self, row: TableRow, journal: Journal, writer: JournalWriter | None = None, *, bot_delay: float = 0.0
+        self,
+        row: TableRow,
+        journal: Journal,
+        writer: JournalWriter | None = None,
+        *,
+        bot_delay: float = 0.0,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.row = row
         self.live = LiveTable(row, journal, writer)
         self.screens = Screens()
         humans = [seat for seat, kind in enumerate(row.seats) if kind == "human"]
         rule = self.live.game.facts.movement_timer
-        self.clock = MovementClock(rule, row.timer_seconds, humans, self._time_is_up)
-        self.bots = BotDriver(self.live, bot_delay, self._after_bot)
+        self.clock = MovementClock(rule, row.timer_seconds, humans, self._time_is_up, clock)
+        self.bots = BotDriver(self.live, bot_delay, self._after_bot, clock)
 
     def snapshot(self) -> Snapshot:
         """What every view is built from now."""
