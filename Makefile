@@ -8,6 +8,14 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM ?= /usr/bin/chromium
 
+# pytest runs on every core (pytest-xdist; `make test PYTEST_WORKERS=0` runs it in one process). Each test
+# file stays on one worker (--dist loadfile): a file's module-scoped fixtures (a browser and its server, a
+# bot's games) are built once, and its tests run in their written order.
+PYTEST_WORKERS ?= auto
+# The slow tests (long property runs, soaks: @pytest.mark.slow) are left out of `make test`; `.ci/run` runs
+# them with `make test PYTEST_MARKS=`.
+PYTEST_MARKS ?= not slow
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -32,7 +40,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 test: lint browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)")
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

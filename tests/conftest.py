@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.shared import missing, shared_folder
@@ -38,3 +39,34 @@ def shared() -> Path:
     if not folder.is_dir():
         missing(folder)
     return folder
+
+
+SPLIT_FILES = frozenset(
+    {
+        "tests/conformance/test_conformance.py",
+        "tests/games/valhalla/test_bot.py",
+        "tests/games/valhalla/test_properties.py",
+    }
+)
+"""The longest test files, whose tests share no module-scoped fixture and need no order: under ``make test``
+they are spread over the pytest-xdist workers test by test (see ``pytest_xdist_make_scheduler``)."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``make test`` runs pytest-xdist with ``--dist loadfile``: each file's tests on one worker, so that a
+    file's module-scoped fixtures (a browser and its ``iwgt serve``, a bot's games) are built once and its
+    tests run in their written order; but the few longest files (``SPLIT_FILES``) are spread test by test,
+    or one of them alone would set the run's length. (``--dist loadgroup`` would say this with marks, but
+    pytest-xdist 3.8 cannot read its groups under pytest 9.2's node ids.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SplitLongFiles(LoadFileScheduling):
+        """Work units of one file each, except the files of ``SPLIT_FILES``: one unit per test."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in SPLIT_FILES else path
+
+    return SplitLongFiles(config, log)
