@@ -7,6 +7,7 @@ round-trips and replays every state, observations are clean and hide what they m
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -570,3 +571,106 @@ def test_the_game_ends_with_a_result(game_name: str, scenario: str) -> None:
     back = replay(GameRecord.from_json(json.loads(json.dumps(record.to_json()))))
     assert game.is_terminal(back.state)
     assert game.result(back.state) == res
+
+
+# ---------------------------------------------------------------- what apply accepts
+
+
+@cache
+def _some_action(game_name: str) -> Any:
+    """A legal action of the game's first scenario, to offer to the other games as a foreign action."""
+    game = get_game(game_name)
+    for state, seat in player_states(game_name, game.scenario_names()[0]):
+        return game.legal_actions(state, seat)[0]
+    raise AssertionError(f"{game_name} never gives a seat a move")
+
+
+def _mid_game_states(game_name: str, scenario: str, k: int = 5) -> list[tuple[Any, int]]:
+    """Up to ``k`` player states spread over the shared playout."""
+    states = list(player_states(game_name, scenario))
+    return states[:: max(1, len(states) // k)][:k]
+
+
+FOREIGN: list[Any] = [
+    None,
+    "move",
+    42,
+    1.5,
+    True,
+    [],
+    ["move", 0],
+    {},
+    {"type": "move", "figure": 0},
+    object(),
+]
+"""Things that are no game's action (a dict is JSON, not an action: it must go through action_from_json)."""
+
+
+@pytest.mark.parametrize(("game_name", "scenario"), CASES)
+def test_apply_refuses_a_foreign_action_with_the_typed_error(game_name: str, scenario: str) -> None:
+    game = get_game(game_name)
+    others = [_some_action(g) for g in game_names() if g != game_name]
+    for state, _ in _mid_game_states(game_name, scenario):
+        before = snapshot(game, state)
+        for action in [*FOREIGN, *others]:
+            with pytest.raises(MalformedAction) as exc:
+                game.apply(state, action)
+            assert exc.value.message.strip()
+        assert snapshot(game, state) == before
+
+
+def _odd_values(value: Any) -> list[Any]:
+    """Values a real action's field may be mistyped with: wrong types, wrong lengths, huge, not finite."""
+    odd: list[Any] = [
+        None,
+        "0",
+        True,
+        2**70,
+        -1,
+        0.5,
+        float("nan"),
+        float("inf"),
+        (),
+        [0, 0],
+        (0.0, 0.0, 3.0),
+    ]
+    if isinstance(value, tuple):
+        odd += [(*value, 3.0), list(value), value[:-1], (value, value)]
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        odd += [float(value) + 0.5, value + 1, -value - 1]
+    return odd
+
+
+def _mutants(action: Any) -> Iterator[Any]:
+    """The action with one field at a time replaced by an odd value (dataclass actions only)."""
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
+        return
+    for field in dataclasses.fields(action):
+        for value in _odd_values(getattr(action, field.name)):
+            try:
+                yield dataclasses.replace(action, **{field.name: value})
+            except Exception:  # a constructor that refuses the value is fine
+                continue
+
+
+@pytest.mark.parametrize(("game_name", "scenario"), CASES)
+def test_whatever_apply_accepts_round_trips_through_the_record(game_name: str, scenario: str) -> None:
+    """A journalled action must replay: apply refuses, typed, what the record's JSON would not give back."""
+    game = get_game(game_name)
+    rng = random.Random(f"accepts-{game_name}-{scenario}")
+    tried = fielded = 0
+    for state, seat in _mid_game_states(game_name, scenario, 8):
+        for action in sample(rng, game.legal_actions(state, seat), 6):
+            fielded += bool(dataclasses.is_dataclass(action) and dataclasses.fields(action))
+            for mutant in _mutants(action):
+                tried += 1
+                try:
+                    game.apply(state, mutant)
+                except GameError:
+                    continue
+                except Exception as exc:  # the failure below names it
+                    pytest.fail(f"apply({mutant!r}) raised {type(exc).__name__}: {exc}, not a GameError")
+                data = game.action_to_json(mutant)
+                back = game.action_from_json(json.loads(json.dumps(data, allow_nan=False)))
+                assert back == mutant, f"{mutant!r} was applied but records as {data!r}"
+    assert tried >= 1 or not fielded  # Pig's actions have no fields to mistype

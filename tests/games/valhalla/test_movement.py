@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from iwgt.core.errors import MalformedAction
 from iwgt.games.valhalla.actions import (
     Charge,
     Cross,
@@ -356,3 +359,34 @@ def test_vh_ac_12_a_fallen_figure_drops_what_it_carries() -> None:
     state, events = act(state, Shoot(2, 4), 6, 1)
     assert of(events, ThingDropped) == [ThingDropped(4, 0, (17, 10))]
     assert state.things[0].carrier is None and state.things[0].at == (17, 10)
+
+
+# --- what apply accepts, the record replays ----------------------------------------------------------------
+
+
+def test_a_point_of_three_numbers_is_malformed_not_journalled() -> None:
+    state = position([(10, 10), (4, 2), (6, 2)], AWAY)
+    for bad in (
+        Move(0, (12.0, 10.0, 3.0)),  # type: ignore[arg-type]
+        Move(0, [12.0, 10.0]),  # type: ignore[arg-type]  # a list: the record would give a tuple back
+        Move(0, (12.0, 10.0), via=((11.0, 10.0, 1.0),)),  # type: ignore[arg-type]
+        Move(True, (12.0, 10.0)),
+        Withdraw(0, (float("nan"), 10.0)),
+        MoveBaggage(0, (12.0,)),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(MalformedAction):
+            GAME.apply(state, bad)
+    for data in ([12, 10, 3.0], [12], [10**400, 10], ["12", 10], [True, 10], [12, float("inf")]):
+        with pytest.raises(MalformedAction) as exc:
+            GAME.action_from_json({"type": "move", "figure": 0, "to": data})
+        assert "point [x, y]" in exc.value.message and len(exc.value.message) < 200
+    # Whole inches are a point too, and the state holds the record's floats.
+    after, _ = act(state, Move(0, (12, 10)))
+    assert after.figures[0].at == (12.0, 10.0) and isinstance(after.figures[0].at[0], float)
+
+
+@pytest.mark.parametrize("foreign", [None, "move", {"type": "move", "figure": 0, "to": [12, 10]}, 7])
+def test_apply_refuses_what_is_not_a_valhalla_action(foreign: object) -> None:
+    state = position([(10, 10), (4, 2), (6, 2)], AWAY)
+    with pytest.raises(MalformedAction, match="not a Valhalla action"):
+        GAME.apply(state, foreign)  # type: ignore[arg-type]

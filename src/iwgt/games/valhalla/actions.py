@@ -118,13 +118,20 @@ _NAMES = {cls: name for name, cls in _TYPES.items()}
 _OPTIONAL = {"via"}
 
 
+def _coordinate(v: Any) -> bool:
+    """A finite number of inches (an integer too big for a float, say 401 digits, is none)."""
+    if not isinstance(v, int | float) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
+
+
 def _point(value: Any, key: str) -> XY:
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)
-    ):
-        raise MalformedAction(f"'{key}' must be a point [x, y] in inches, got {value!r}")
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(_coordinate(v) for v in value):
+        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+        raise MalformedAction(f"'{key}' must be a point [x, y] in inches, got {shown}")
     return (float(value[0]), float(value[1]))
 
 
@@ -191,3 +198,21 @@ def action_from_json(data: Any) -> Action:
         args[n] = _PARSERS[n](data[n], n)
     action: Action = cls(**args)
     return action
+
+
+def recorded(action: Any) -> Action:
+    """The action exactly as its record will replay it, or ``MalformedAction``.
+
+    ``apply`` takes only what survives ``action_to_json`` then ``action_from_json`` unchanged, so that every
+    journalled action replays: a foreign object, a point of three numbers or a mistyped field is refused.
+    """
+    try:
+        data = action_to_json(action)
+    except MalformedAction:
+        raise
+    except Exception as exc:  # a mistyped field breaks the encoder: that is a malformed action, not a crash
+        raise MalformedAction(f"not a Valhalla action: {action!r}") from exc
+    back = action_from_json(data)
+    if back != action:
+        raise MalformedAction(f"not a Valhalla action as it would be recorded: {action!r}")
+    return back

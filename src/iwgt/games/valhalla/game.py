@@ -274,6 +274,8 @@ class ValhallaGame:
         self, state: ValhallaState, action: act.Action | ChanceOutcome
     ) -> tuple[ValhallaState, list[Event]]:
         """Apply an action; a refused one raises and the state is untouched (it is a value)."""
+        if not isinstance(action, ChanceOutcome):
+            action = act.recorded(action)  # first: a foreign or mistyped action is malformed in any state
         if state.phase == "over":
             raise IllegalAction("the game is over")
         if isinstance(action, ChanceOutcome):

@@ -218,6 +218,8 @@ class ValkyrxGame:
         self, state: ValkyrxState, action: act.Action | ChanceOutcome
     ) -> tuple[ValkyrxState, list[Event]]:
         """Apply an action; a refused action raises and the state is untouched (it is a value)."""
+        if not isinstance(action, ChanceOutcome):
+            action = act.recorded(action)  # first: a foreign or mistyped action is malformed in any state
         if state.result is not None:
             raise IllegalAction("the game is over")
         if isinstance(action, ChanceOutcome):
