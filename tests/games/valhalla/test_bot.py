@@ -4,13 +4,12 @@ Every action it returns is legal (whole seeded games on every shipped scenario, 
 random player), the same position always gets the same answer, it plays sensibly in hand-built positions
 (shoots the target in the open, charges a lone archer, withdraws a wounded archer from a hero, carries the
 thing home, moves and then charges, recovers when safe, drives its baggage away), it beats a random player,
-and it decides quickly.
+and its decisions are timed by benchmarks/valhalla.py, not here.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -55,25 +54,20 @@ def random_player(seed: int) -> Chooser:
     return lambda state, seat: rng.choice(list(GAME.legal_actions(state, seat)))
 
 
-def play(scenario: str, seed: int, sides: tuple[Chooser, Chooser]) -> tuple[Match, list[float]]:
+def play(scenario: str, seed: int, sides: tuple[Chooser, Chooser]) -> Match:
     """A whole game through Match (which refuses an illegal action by raising), each side's seats played by
-    that side's chooser; the bot's decision times."""
+    that side's chooser (the bot's decision time is measured by benchmarks/valhalla.py, not here)."""
     match = Match(GAME, GAME.load_scenario(scenario), SeededDice(seed), seed)
     match.resolve_chance()
-    times: list[float] = []
     for _ in range(3000):
         if GAME.is_terminal(match.state):
             break
         seat = GAME.to_move(match.state)
         assert isinstance(seat, int)
         chooser = sides[match.state.scenario.spec.players[seat].side]
-        start = time.perf_counter()
-        action = chooser(match.state, seat)
-        if chooser == BOT.choose:
-            times.append(time.perf_counter() - start)
-        match.act(seat, action)
+        match.act(seat, chooser(match.state, seat))
     assert GAME.is_terminal(match.state), "the game did not finish"
-    return match, times
+    return match
 
 
 def only(state: ValhallaState, fid: int) -> ValhallaState:
@@ -103,7 +97,7 @@ def test_bot_for_finds_the_valhalla_bot() -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_action_is_legal_in_self_play(scenario: str, seed: int) -> None:
-    match, _ = play(scenario, seed, (BOT.choose, BOT.choose))
+    match = play(scenario, seed, (BOT.choose, BOT.choose))
     assert GAME.result(match.state) is not None
 
 
@@ -112,7 +106,7 @@ def test_every_action_is_legal_in_self_play(scenario: str, seed: int) -> None:
 def test_every_action_is_legal_against_a_random_player(scenario: str, seed: int) -> None:
     rnd = random_player(seed)
     players = (BOT.choose, rnd) if seed % 2 else (rnd, BOT.choose)
-    match, _ = play(scenario, seed, players)
+    match = play(scenario, seed, players)
     assert GAME.result(match.state) is not None
 
 
@@ -131,8 +125,8 @@ def test_same_position_same_action() -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    a, _ = play("skirmish", 11, (BOT.choose, BOT.choose))
-    b, _ = play("skirmish", 11, (bot_for(GAME).choose, bot_for(GAME).choose))
+    a = play("skirmish", 11, (BOT.choose, BOT.choose))
+    b = play("skirmish", 11, (bot_for(GAME).choose, bot_for(GAME).choose))
     assert [s.action for s in a.record.steps] == [s.action for s in b.record.steps]
 
 
@@ -278,17 +272,17 @@ def test_baggage_is_driven_away_from_the_enemy() -> None:
     assert distance(action.to, enemy) > distance(state.things[0].at, enemy) + 3
 
 
-# ---------------------------------------------------------------- strength and speed
+# ---------------------------------------------------------------- strength
 
 
+@pytest.mark.slow  # ten whole games: .ci/run runs it, `make test` leaves it out
 def test_the_bot_beats_a_random_player_on_skirmish() -> None:
-    wins, times = 0, []
+    wins = 0
     for seed in range(10):
         rnd = random_player(seed)
         bot_side = seed % 2
         players = (BOT.choose, rnd) if bot_side == 0 else (rnd, BOT.choose)
-        match, spent = play("skirmish", seed, players)
-        times += spent
+        match = play("skirmish", seed, players)
         wins += match.state.winner_side == bot_side
     # Seeds 0-9 give 8 wins at the time of writing (the losses are to dice: a wounded warrior winning three
     # fights running); 7 leaves room for tuning without letting a broken bot through.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,12 +119,14 @@ def test_random_games_on_first_blood_keep_the_invariants(seed: int) -> None:
     play("first_blood", seed)
 
 
+@pytest.mark.slow  # whole random games on a bigger table: .ci/run runs it, `make test` leaves it out
 @settings(max_examples=3, deadline=None, derandomize=True, database=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_on_skirmish_keep_the_invariants(seed: int) -> None:
     play("skirmish", seed)
 
 
+@pytest.mark.slow  # whole random games on a bigger table: .ci/run runs it, `make test` leaves it out
 @settings(max_examples=3, deadline=None, derandomize=True, database=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_on_raid_keep_the_invariants(seed: int) -> None:
