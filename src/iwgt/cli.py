@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -238,6 +240,9 @@ def serve(
     from iwgt.server.app import MAX_FRAME_BYTES, Settings, create_app, tune_gc
     from iwgt.server.timeouts import uvicorn_options
 
+    problem = _cannot_listen(host, port)
+    if problem is not None:
+        raise fail(problem)
     folder = data if data is not None else user_data_path("iwgt", appauthor=False)
     settings = Settings(
         data_dir=folder, open_lobby=open_lobby, allowed_origins=tuple(allow_origin or ()), bot_delay=bot_delay
@@ -258,6 +263,33 @@ def serve(
         log_level="warning",
         **uvicorn_options(),  # header and body deadlines: half-sent requests are closed, not held open
     )
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the table cannot listen on host:port, in one line, or None when it can (tried by binding it)."""
+    if not 1 <= port <= 65535:
+        return f"--port {port}: a port is a number from 1 to 65535"
+    where = f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError):
+        return f"cannot listen on {where}: --host {host!r} is not an address of this machine"
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            # The server sets SO_REUSEADDR too: a port left in TIME_WAIT by a table just stopped is free.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return f"cannot listen on {where}: the port is in use (another table?); try another --port"
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return f"cannot listen on {where}: permission denied (ports below 1024 need privileges)"
+        if exc.errno == errno.EADDRNOTAVAIL:
+            return f"cannot listen on {where}: --host {host!r} is not an address of this machine"
+        return f"cannot listen on {where}: {(exc.strerror or str(exc)).lower()}"
+    return None
 
 
 _add_game_commands()
