@@ -48,33 +48,39 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any, origin: str = "record") -> GameRecord:
-        """A record from JSON, with a clear error naming the missing or mistyped key."""
+        """A record from JSON, with a clear error naming the missing or mistyped key (and step)."""
         if not isinstance(data, dict):
             raise RecordError(f"{origin}: expected a JSON object")
-        try:
-            fmt = data.get("format")
-            if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt != RECORD_FORMAT:
-                raise RecordError(f"{origin}: 'format' must be {RECORD_FORMAT}, got {data.get('format')!r}")
-            scen = data["scenario"]
-            steps = [
-                Step(seat=int(s["seat"]), action=dict(s["action"]), digest=str(s["digest"]))
-                for s in data["steps"]
-            ]
-            return cls(
-                game=str(data["game"]),
-                rules_version=str(data["rules_version"]),
-                scenario_name=str(scen["name"]),
-                scenario_toml=str(scen["toml"]),
-                seed=None if data.get("seed") is None else int(data["seed"]),
-                dice=str(data["dice"]),
-                rng=str(data.get("rng", RNG_ALGORITHM)),
-                steps=steps,
-                result=data.get("result"),
-            )
-        except KeyError as exc:
-            raise RecordError(f"{origin}: missing key {exc.args[0]!r}") from None
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"{origin}: malformed record ({exc})") from None
+        fmt = data.get("format")
+        if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt != RECORD_FORMAT:
+            raise RecordError(f"{origin}: 'format' must be {RECORD_FORMAT}, got {data.get('format')!r}")
+        for key in ("game", "rules_version", "scenario", "dice", "steps"):
+            if key not in data:
+                raise RecordError(f"{origin}: missing key {key!r}")
+        scen = data["scenario"]
+        if not isinstance(scen, dict):
+            raise RecordError(f"{origin}: 'scenario' must be an object with the texts 'name' and 'toml'")
+        for key in ("name", "toml"):
+            if key not in scen:
+                raise RecordError(f"{origin}: missing key {key!r} in 'scenario'")
+            if not isinstance(scen[key], str):
+                raise RecordError(f"{origin}: 'scenario' {key!r} must be a text, got {scen[key]!r}")
+        seed = data.get("seed")
+        if seed is not None and not _whole(seed):
+            raise RecordError(f"{origin}: 'seed' must be a whole number or null, got {seed!r}")
+        if not isinstance(data["steps"], list):
+            raise RecordError(f"{origin}: 'steps' must be a list of steps, got {data['steps']!r}")
+        return cls(
+            game=str(data["game"]),
+            rules_version=str(data["rules_version"]),
+            scenario_name=scen["name"],
+            scenario_toml=scen["toml"],
+            seed=seed,
+            dice=str(data["dice"]),
+            rng=str(data.get("rng", RNG_ALGORITHM)),
+            steps=[_step(i, s, origin) for i, s in enumerate(data["steps"])],
+            result=data.get("result"),
+        )
 
     def save(self, path: Path) -> None:
         """Write the record as JSON."""
@@ -88,6 +94,29 @@ class GameRecord:
         except (OSError, ValueError) as exc:  # ValueError covers bad JSON and text that is not UTF-8
             raise RecordError(f"{path}: cannot read a JSON record ({exc})") from None
         return cls.from_json(data, origin=str(path))
+
+
+def _whole(value: Any) -> bool:
+    """An integer of JSON, not a boolean (which Python counts as one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _step(index: int, data: Any, origin: str) -> Step:
+    """One recorded step, or an error saying which step and what is wrong with it, in a reader's words."""
+    where = f"{origin}: step {index}"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where} must be an object with a seat, an action and a digest, got {data!r}")
+    for key in ("seat", "action", "digest"):
+        if key not in data:
+            raise RecordError(f"{where}: missing key {key!r}")
+    seat, action, digest = data["seat"], data["action"], data["digest"]
+    if not _whole(seat):
+        raise RecordError(f"{where}: 'seat' must be a whole number (-1 for the dice), got {seat!r}")
+    if not isinstance(action, dict):
+        raise RecordError(f"{where}: 'action' must be an object, got {action!r}")
+    if not isinstance(digest, str):
+        raise RecordError(f"{where}: 'digest' must be a text, got {digest!r}")
+    return Step(seat=seat, action=dict(action), digest=digest)
 
 
 @dataclass(slots=True)
