@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -39,3 +41,10 @@ def test_a_group_alone_still_shows_its_help() -> None:
     result = runner.invoke(app, ["odds"])
     assert "valhalla" in result.output
     assert "error" not in result.output.lower()
+
+
+def test_the_readme_quotes_the_message_as_printed() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8").split())
+    printed = runner.invoke(app, ["odds", "valkyrx"], env={"COLUMNS": "400"}).output.strip()
+    assert printed.removeprefix("error: ") == "valkyrx has no odds; games with odds: valhalla"
+    assert f"`{printed.removeprefix('error: ')}`" in readme

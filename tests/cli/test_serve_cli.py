@@ -96,3 +96,8 @@ def test_the_real_command_on_a_busy_port_ends_at_once_in_one_line(busy_port: int
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip().splitlines() == [f"error: cannot listen on 127.0.0.1:{busy_port}: {IN_USE}"]
+
+
+def test_the_readme_quotes_the_busy_port_message() -> None:
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8").split())
+    assert f"`error: cannot listen on 127.0.0.1:8000: {IN_USE}`" in readme
