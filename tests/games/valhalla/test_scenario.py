@@ -91,3 +91,37 @@ def test_vh_cb_04_two_sides_and_2_to_17_players() -> None:
     assert "players" in refused(scenario_text(too_many))
     third_side = [TWO[0], TWO[1], player(2, (9, 9), (11, 9), (13, 9))]
     assert "side" in refused(scenario_text(third_side))
+
+
+def test_vh_ms_01_figures_baggage_and_things_stand_clear_on_the_table() -> None:
+    """The table's invariants hold from the file on: bases on the table and apart, every point finite."""
+    # Two figures on one point: seat 1's hero on seat 0's hero at (2, 2).
+    same = [TWO[0], player(1, (2, 2), (42, 30), (44, 30))]
+    message = refused(scenario_text(same))
+    assert message.startswith("test") and "players.1.hero: [2.0, 2.0] overlaps players.0.hero" in message
+    # Overlapping bases: centres 0.9" apart, radii 0.5 + 0.5 = 1.0 > 0.9.
+    assert "players.0.warrior" in refused(scenario_text([player(0, (2, 2), (2.9, 2), (6, 2)), TWO[1]]))
+    # Touching bases (exactly 1.0" apart) are fine.
+    parse_scenario(scenario_text([player(0, (2, 2), (3, 2), (6, 2)), TWO[1]]), "test")
+    # Baggage on a figure: the cart's 1" radius at (6.5, 2) reaches the archer at (6, 2) (0.5 < 1.5).
+    cart = '[[baggage]]\nname = "cart"\nside = 0\nat = [{}, {}]\n'
+    assert "baggage.0.at: [6.5, 2.0] overlaps players.0.archer" in refused(
+        scenario_text(TWO, extra=cart.format(6.5, 2))
+    )
+    # Off the table (48 x 32): the cart's base needs 1" from the edge, a thing's marker 0.25".
+    assert "baggage.0.at: [47.5, 10.0] is off the 48x32 table" in refused(
+        scenario_text(TWO, extra=cart.format(47.5, 10))
+    )
+    thing = '[[things]]\nname = "chest"\nat = [{}, {}]\n'
+    assert "things.0.at: [20.0, 32.1] is off the 48x32 table" in refused(
+        scenario_text(TWO, extra=thing.format(20, 32.1))
+    )
+    parse_scenario(scenario_text(TWO, extra=thing.format(20, 31.75)), "test")  # just on the table
+    # NaN and infinity (TOML allows both) in any point.
+    assert "players.0.hero: [nan, 2.0] is not a point of finite inches" in refused(
+        scenario_text([TWO[0].replace("hero = [2, 2]", "hero = [nan, 2]"), TWO[1]])
+    )
+    assert "things.0.at" in refused(scenario_text(TWO, extra=thing.format("inf", 3)))
+    assert "obstacles.0.line.1" in refused(
+        scenario_text(TWO, obstacles=[("hedge", [(10, 10), (10, float("nan"))])])
+    )

@@ -3,6 +3,7 @@ carry, baggage, objectives and the turn limit (VH-MS-01, VH-MS-02, VH-WL-07)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -124,8 +125,52 @@ class ScenarioFile(DataModel):
     baggage: tuple[BaggageSpec, ...] = ()
     objectives: tuple[ObjectiveSpec, ...] = ()
 
+    def _points(self) -> list[tuple[str, XY]]:
+        """Every point of the file with its key, for the finite check."""
+        out: list[tuple[str, XY]] = []
+        for i, p in enumerate(self.players):
+            out += [(f"players.{i}.{role}", at) for role, at in self._bases_of(p)]
+        outlines = [("areas", i, a.outline) for i, a in enumerate(self.areas)]
+        outlines += [("hills", i, h.outline) for i, h in enumerate(self.hills)]
+        for kind, i, outline in outlines:
+            out += [(f"{kind}.{i}.outline.{k}", xy) for k, xy in enumerate(outline)]
+        for i, ob in enumerate(self.obstacles):
+            out += [(f"obstacles.{i}.line.{k}", xy) for k, xy in enumerate(ob.line)]
+        out += [(f"things.{i}.at", t.at) for i, t in enumerate(self.things)]
+        out += [(f"baggage.{i}.at", b.at) for i, b in enumerate(self.baggage)]
+        for i, o in enumerate(self.objectives):
+            out += [(f"objectives.{i}.zone.{k}", xy) for k, xy in enumerate(o.zone)]
+        return out
+
+    @staticmethod
+    def _bases_of(p: PlayerSpec) -> list[tuple[str, XY]]:
+        """A player's figures that stand on the table: (role, centre)."""
+        roles = ("hero", "warrior", "archer", "slinger")
+        return [(role, at) for role in roles if (at := getattr(p, role)) is not None]
+
+    def _check_places(self) -> None:
+        """Every base and marker on the table, no two bases on one another (the table's invariants)."""
+        for key, xy in self._points():  # TOML allows nan and inf: no geometry survives them
+            if not all(math.isfinite(v) for v in xy):
+                raise ValueError(f"{key}: {list(xy)} is not a point of finite inches")
+        r = rules().table.base_radius
+        bases: list[tuple[str, XY, float]] = []
+        for i, p in enumerate(self.players):
+            bases += [(f"players.{i}.{role}", at, r) for role, at in self._bases_of(p)]
+        bases += [(f"baggage.{i}.at", b.at, BAGGAGE_RADIUS) for i, b in enumerate(self.baggage)]
+        markers = [*bases, *((f"things.{i}.at", t.at, THING_RADIUS) for i, t in enumerate(self.things))]
+        for key, at, radius in markers:
+            if not (radius <= at[0] <= self.width - radius and radius <= at[1] <= self.height - radius):
+                raise ValueError(f"{key}: {list(at)} is off the {self.width:g}x{self.height:g} table")
+        # Figures and baggage are solid: none may stand on another (a thing lies under whoever stands there).
+        for n, (key, at, radius) in enumerate(bases):
+            for other, at2, radius2 in bases[:n]:
+                if math.dist(at, at2) < radius + radius2 - 1e-9:
+                    raise ValueError(f"{key}: {list(at)} overlaps {other} at {list(at2)}")
+
     @model_validator(mode="after")
     def _consistent(self) -> ScenarioFile:
+        self._check_places()
         for s in (0, 1):
             if not any(p.side == s for p in self.players):
                 raise ValueError(f"players: side {s} ({self.sides[s].name}) has no player")
@@ -138,14 +183,6 @@ class ScenarioFile(DataModel):
         for i, ob in enumerate(self.obstacles):
             if LineString(ob.line).length <= 0:
                 raise ValueError(f"obstacles.{i}.line: has no length")
-        r = rules().table.base_radius
-        for i, p in enumerate(self.players):
-            for role in ("hero", "warrior", "archer", "slinger"):
-                at = getattr(p, role)
-                if at is not None and not (r <= at[0] <= self.width - r and r <= at[1] <= self.height - r):
-                    raise ValueError(
-                        f"players.{i}.{role}: {list(at)} is off the {self.width:g}x{self.height:g} table"
-                    )
         names = {t.name for t in self.things}
         if len(names) != len(self.things):
             raise ValueError("things: two things share a name")
