@@ -231,6 +231,12 @@ def test_validate_names_a_missing_key() -> None:
         ({}, "dice.toml, name: missing: this key is required"),
         ({"name": "x", "colour": "red"}, "dice.toml, colour: unknown key (a misspelling?)"),
         ({"name": "x", "dice": [{"sides": 0}]}, "dice.toml, dice.0.sides: a die has at least 2 sides"),
+        (
+            {"name": "x", "dice": [{"sides": "six"}]},
+            "dice.toml, dice.0.sides: should be a whole number, got 'six'",
+        ),
+        ({"name": "x", "dice": 6}, "dice.toml, dice: should be a list in [brackets], got 6"),
+        ({"name": 3}, "dice.toml, name: should be a text in quotes, got 3"),
     ],
 )
 def test_validate_says_what_is_wrong_in_plain_words(data: dict[str, object], message: str) -> None:

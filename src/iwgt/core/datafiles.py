@@ -20,6 +20,21 @@ PLAIN: dict[str, str] = {
     "extra_forbidden": "unknown key (a misspelling?)",
 }
 """Pydantic's wording of the commonest problems, in a file author's words (by pydantic's error type)."""
+SHOULD_BE: dict[str, str] = {
+    "int_parsing": "a whole number",
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "string_type": "a text in quotes",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "list_type": "a list in [brackets]",
+    "tuple_type": "a list in [brackets]",
+    "dict_type": "a table of keys",
+    "model_type": "a table of keys",
+}
+"""What a value of the wrong type should have been, by pydantic's error type; the value found follows."""
 
 
 class DataModel(BaseModel):
@@ -50,10 +65,13 @@ def validate(model: type[M], data: Any, origin: str) -> M:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"])
         # A check of our own says what is wrong in its own words: pydantic's "Value error, " is noise.
-        msg = PLAIN.get(err["type"]) or _PYDANTIC_PREFIX.sub("", str(err["msg"]))
+        kind = err["type"]
+        msg = PLAIN.get(kind) or _PYDANTIC_PREFIX.sub("", str(err["msg"]))
+        if kind in SHOULD_BE:
+            msg = f"should be {SHOULD_BE[kind]}"
         got = err.get("input")
-        custom = err["type"] in ("value_error", "assertion_error")
-        shown = "" if custom or err["type"] in PLAIN or isinstance(got, dict) else f", got {got!r}"
+        custom = kind in ("value_error", "assertion_error")
+        shown = "" if custom or kind in PLAIN or isinstance(got, dict) else f", got {got!r}"
         if not key:
             # A model-level check cannot set pydantic's location, so it names its key itself as
             # "key: what is wrong" (see ScenarioFile); any other message is about the whole file.
