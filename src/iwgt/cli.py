@@ -38,7 +38,7 @@ def _plugin(name: str) -> GamePlugin:
     try:
         return get_plugin(name)
     except UnknownGame as exc:
-        raise typer.BadParameter(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 class _GameGroup(TyperGroup):

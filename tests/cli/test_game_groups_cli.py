@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from iwgt.cli import app
+from iwgt.core.registry import game_names
 
 runner = CliRunner()
 
@@ -48,3 +49,13 @@ def test_the_readme_quotes_the_message_as_printed() -> None:
     printed = runner.invoke(app, ["odds", "valkyrx"], env={"COLUMNS": "400"}).output.strip()
     assert printed.removeprefix("error: ") == "valkyrx has no odds; games with odds: valhalla"
     assert f"`{printed.removeprefix('error: ')}`" in readme
+
+
+@pytest.mark.parametrize("command", ["scenarios", "simulate"])
+def test_an_unknown_game_is_one_line_naming_the_games(command: str) -> None:
+    result = runner.invoke(app, [command, "chess"], env={"COLUMNS": "400"})
+    assert result.exit_code == 2
+    # Other tests may register a game of their own: the list is the registry's, valhalla and valkyrx among it.
+    names = game_names()
+    assert {"valhalla", "valkyrx"} <= set(names)
+    assert result.output == f"error: unknown game 'chess'; the games on this table are: {', '.join(names)}\n"
