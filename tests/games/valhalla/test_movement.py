@@ -30,6 +30,7 @@ from iwgt.games.valhalla.events import (
     ThingDropped,
     ThingPickedUp,
 )
+from iwgt.games.valhalla.movement import why_not_move_baggage
 from iwgt.games.valhalla.state import Engagement
 
 from .kit import GAME, act, of, pass_to, position, refused, tweak
@@ -390,3 +391,31 @@ def test_apply_refuses_what_is_not_a_valhalla_action(foreign: object) -> None:
     state = position([(10, 10), (4, 2), (6, 2)], AWAY)
     with pytest.raises(MalformedAction, match="not a Valhalla action"):
         GAME.apply(state, foreign)  # type: ignore[arg-type]
+
+
+# A hedge from (20, 0) up to its end at (20, 12). Bases have radius 0.5.
+HEDGE_END = [("hedge", [(20, 0), (20, 12)])]
+
+
+def test_vh_ac_08_the_whole_base_passes_an_obstacle_clear() -> None:
+    # From (16, 12.3) to (20, 12.3): the centre's path runs 0.3" above the hedge's end and never touches it,
+    # but the base would: 0.3 < 0.5, so it would end straddling the hedge.
+    state = position([(16, 12.3), (4, 2), (6, 2)], AWAY, obstacles=HEDGE_END)
+    assert "base would touch the hedge" in refused(state, Move(0, (20, 12.3)))
+    # Passing the end at 0.3" (to (22, 12.3)) is refused too: the base sweeps over the hedge's end.
+    assert "base would touch the hedge" in refused(state, Move(0, (22, 12.3)))
+    # 0.5" above the end the base just touches it, as a base may touch another: allowed.
+    state = position([(16, 12.5), (4, 2), (6, 2)], AWAY, obstacles=HEDGE_END)
+    after, _ = act(state, Move(0, (22, 12.5)))
+    assert moved_to(after, 0) == (22, 12.5)
+    # Alongside, 0.4" from the line (x = 19.6): the base overlaps it by 0.1".
+    state = position([(18, 6), (4, 2), (6, 2)], AWAY, obstacles=HEDGE_END)
+    assert "base would touch the hedge" in refused(state, Move(0, (19.6, 6)))
+    after, _ = act(state, Move(0, (19.5, 6)))  # 0.5": touching
+    assert moved_to(after, 0) == (19.5, 6)
+    # The baggage too: a cart (radius 1") driven from (16, 12.8) to (21, 12.8) passes 0.8" above the end.
+    cart = '[[baggage]]\nname = "cart"\nside = 0\nat = [16, 12.8]\n'
+    state = position([(10, 10), (4, 2), (6, 2)], AWAY, obstacles=HEDGE_END, extra=cart)
+    why = why_not_move_baggage(state, state.things[0], [(16, 12.8), (21, 12.8)])
+    assert why is not None and "base would touch the hedge" in why
+    assert why_not_move_baggage(state, state.things[0], [(16, 13.0), (21, 13.0)]) is None  # 1": touching

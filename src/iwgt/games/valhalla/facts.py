@@ -6,7 +6,7 @@ from typing import Final
 
 from iwgt.core.protocol import GameFacts
 
-RULES_VERSION: Final = "valhalla-1.0"
+RULES_VERSION: Final = "valhalla-1.1"
 """Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
 
 FACTS: Final = GameFacts(

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.scenario import THING_RADIUS
@@ -72,6 +72,9 @@ def why_not_walk(
             return f"({p[0]:.1f}, {p[1]:.1f}) is off the table"
     if ground.crosses_obstacle(path):
         return "the path crosses an obstacle: crossing it is an action of its own"
+    why = why_not_clear(ground, path, radius)
+    if why is not None:
+        return why
     cost = ground.path_cost(path)
     if cost > budget + EPS:
         slow = ground.slow_length(path)
@@ -87,6 +90,28 @@ def why_not_walk(
                 f'it would come within {zone:g}" of {o.label}: moves stop 2" from the enemy (charge to close)'
             )
     return why_not_stand(path[-1], radius, others)
+
+
+def why_not_clear(
+    ground: Ground, path: Sequence[XY], radius: float, crossing: int | None = None
+) -> str | None:
+    """Why a base going along ``path`` would touch an obstacle it does not cross, or None (VH-AC-08 decided).
+
+    The whole base, not only its centre, must pass clear of every fence, hedge, wall or stream, so that no
+    move leaves a base straddling one. A base that already overlaps one (only an old record could have it)
+    may not come any closer. ``crossing`` is the obstacle a crossing goes over.
+    """
+    if not ground.obstacles:
+        return None
+    swept = LineString(path) if len(path) > 1 else Point(path[0])
+    start = Point(path[0])
+    for i, o in enumerate(ground.obstacles):
+        if i == crossing:
+            continue
+        line = o.geometry
+        if swept.distance(line) < min(radius, start.distance(line)) - EPS:
+            return f"its base would touch the {o.kind}: pass it clear of the base, or cross it (an action)"
+    return None
 
 
 def why_not_stand(at: XY, radius: float, others: Sequence[Body]) -> str | None:
@@ -265,6 +290,8 @@ def why_not_charge(state: ValhallaState, f: Figure, target: Figure) -> str | Non
         return "there is no room to charge: the contact point is off the table"
     if distance(f.at, end) > EPS and ground.crosses_obstacle([f.at, end]):
         return "an obstacle stands between them: cross it first"
+    if distance(f.at, end) > EPS and (why := why_not_clear(ground, [f.at, end], figure_radius())):
+        return why
     return why_not_stand(end, figure_radius(), bodies(state, skip=(f.id, target.id)))
 
 
@@ -279,6 +306,8 @@ def why_not_withdraw(state: ValhallaState, f: Figure, to: XY) -> str | None:
         return "that point is off the table"
     if ground.crosses_obstacle([f.at, to]):
         return "the way back crosses an obstacle"
+    if (why := why_not_clear(ground, [f.at, to], r)) is not None:
+        return why
     for e in state.enemies_of(f):
         if edge_distance(to, r, e.at, r) <= rules().table.contact + EPS:
             return f"it would still touch {e.name}: a withdrawal ends out of contact"
@@ -319,6 +348,8 @@ def why_not_cross(state: ValhallaState, f: Figure, index: int) -> str | None:
     for i, o in enumerate(ground.obstacles):
         if i != index and o.geometry.intersects(LineString([f.at, end])):
             return "another obstacle is in the way"
+    if why_not_clear(ground, [f.at, end], r, crossing=index) is not None:
+        return "another obstacle is in the way: the base would touch it"
     for e in state.enemies_of(f):
         # Decided (VH-AC-08): a crossing never ends touching an enemy; contact comes only by a charge.
         if edge_distance(end, r, e.at, r) <= rules().table.contact + EPS:
