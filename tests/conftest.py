@@ -46,6 +46,7 @@ SPLIT_FILES = frozenset(
         "tests/conformance/test_conformance.py",
         "tests/games/valhalla/test_bot.py",
         "tests/games/valhalla/test_properties.py",
+        "tests/games/valhalla/test_simulate_cli.py",
     }
 )
 """The longest test files, whose tests share no module-scoped fixture and need no order: under ``make test``
