@@ -125,3 +125,15 @@ def test_vh_ms_01_figures_baggage_and_things_stand_clear_on_the_table() -> None:
     assert "obstacles.0.line.1" in refused(
         scenario_text(TWO, obstacles=[("hedge", [(10, 10), (10, float("nan"))])])
     )
+
+
+def test_vh_ac_08_no_base_starts_across_an_obstacle() -> None:
+    # A hedge along y = 2 (x 0 to 10): the hero at (2, 2) stands on it; the archer at (6, 2.4) is 0.4" off.
+    hedge = [("hedge", [(0, 2), (10, 2)])]
+    assert "players.0.hero: [2.0, 2.0] has its base across obstacles.0 (a hedge)" in refused(
+        scenario_text(TWO, obstacles=hedge)
+    )
+    near = [player(0, (2, 2.5), (4, 1.5), (6, 2.4)), TWO[1]]
+    assert "players.0.archer" in refused(scenario_text(near, obstacles=hedge))
+    clear = [player(0, (2, 2.5), (4, 1.5), (6, 2.5)), TWO[1]]  # bases touching the line: fine
+    parse_scenario(scenario_text(clear, obstacles=hedge), "test")

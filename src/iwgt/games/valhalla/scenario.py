@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_validator
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString, Point, Polygon
 
 from iwgt.core.datafiles import DataModel, parse_toml, read_scenario, validate
 from iwgt.games.valhalla.config import rules
@@ -167,6 +167,12 @@ class ScenarioFile(DataModel):
             for other, at2, radius2 in bases[:n]:
                 if math.dist(at, at2) < radius + radius2 - 1e-9:
                     raise ValueError(f"{key}: {list(at)} overlaps {other} at {list(at2)}")
+        # No base starts straddling a fence, hedge, wall or stream: moves keep bases clear of them (VH-AC-08).
+        lines = [(i, ob.kind, LineString(ob.line)) for i, ob in enumerate(self.obstacles)]
+        for key, at, radius in bases:
+            for i, kind, line in lines:
+                if line.distance(Point(at)) < radius - 1e-9:
+                    raise ValueError(f"{key}: {list(at)} has its base across obstacles.{i} (a {kind})")
 
     @model_validator(mode="after")
     def _consistent(self) -> ScenarioFile:
