@@ -518,6 +518,13 @@ def test_action_from_json_refuses_garbage(game_name: str, data: Any) -> None:
     assert exc.value.to_json()["error"] == "malformed"
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_an_action_without_a_type_is_told_so(game_name: str) -> None:
+    with pytest.raises(MalformedAction, match="names no 'type'; expected one of") as exc:
+        get_game(game_name).action_from_json({"unit": 0, "to": [1, 1]})
+    assert "None" not in exc.value.message
+
+
 @pytest.mark.parametrize(("game_name", "scenario"), CASES)
 def test_action_from_json_refuses_extra_keys(game_name: str, scenario: str) -> None:
     game = get_game(game_name)

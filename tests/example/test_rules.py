@@ -159,7 +159,7 @@ def test_another_games_action_is_malformed() -> None:
         ("roll", "must be a JSON object"),
         ({"type": "move"}, "unknown action type 'move'; expected one of: roll, hold"),
         ({"type": "hold", "score": 100}, "unexpected key(s) score in a 'hold' action"),
-        ({"roll": True}, "unknown action type None"),
+        ({"roll": True}, "the action names no 'type'; expected one of: roll, hold"),
     ],
 )
 def test_action_json_is_refused_with_the_reason(data: Any, words: str) -> None:

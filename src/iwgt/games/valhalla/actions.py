@@ -182,6 +182,8 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
         raise MalformedAction(f"an action must be a JSON object, got {type(data).__name__}")
     kind = data.get("type")
+    if kind is None:
+        raise MalformedAction(f"the action names no 'type'; expected one of {', '.join(sorted(_TYPES))}")
     cls = _TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedAction(f"unknown action type {kind!r}; expected one of {', '.join(sorted(_TYPES))}")
