@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, Final, Literal, Protocol, TypeVar
 
 from iwgt.core.chance import Die
+from iwgt.core.errors import MalformedAction
 
 Seat = int
 """A player's seat: 0 or 1 (more for games with more players)."""
@@ -229,6 +230,24 @@ class Status:
 
 S = TypeVar("S")
 A = TypeVar("A")
+
+
+def as_recorded(action: Any, to_json: Callable[[Any], JSON], from_json: Callable[[JSON], A], game: str) -> A:
+    """The action exactly as its record will replay it, or ``MalformedAction`` naming the game.
+
+    A game's ``apply`` takes only what survives ``to_json`` then ``from_json`` unchanged, so that every
+    journalled action replays: a foreign object, a point of three numbers or a mistyped field is refused.
+    """
+    try:
+        data = to_json(action)
+    except MalformedAction:
+        raise
+    except Exception as exc:  # a mistyped field breaks the encoder: that is a malformed action, not a crash
+        raise MalformedAction(f"not a {game} action: {action!r}") from exc
+    back = from_json(data)
+    if back != action:
+        raise MalformedAction(f"not a {game} action as it would be recorded: {action!r}")
+    return back
 
 
 class Scenario(Protocol):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from iwgt.core.errors import MalformedAction
-from iwgt.core.protocol import JSON
+from iwgt.core.protocol import JSON, as_recorded
 from iwgt.geometry.plane import XY
 
 
@@ -203,18 +203,5 @@ def action_from_json(data: Any) -> Action:
 
 
 def recorded(action: Any) -> Action:
-    """The action exactly as its record will replay it, or ``MalformedAction``.
-
-    ``apply`` takes only what survives ``action_to_json`` then ``action_from_json`` unchanged, so that every
-    journalled action replays: a foreign object, a point of three numbers or a mistyped field is refused.
-    """
-    try:
-        data = action_to_json(action)
-    except MalformedAction:
-        raise
-    except Exception as exc:  # a mistyped field breaks the encoder: that is a malformed action, not a crash
-        raise MalformedAction(f"not a Valhalla action: {action!r}") from exc
-    back = action_from_json(data)
-    if back != action:
-        raise MalformedAction(f"not a Valhalla action as it would be recorded: {action!r}")
-    return back
+    """The action exactly as its record will replay it, or ``MalformedAction`` (see ``as_recorded``)."""
+    return as_recorded(action, action_to_json, action_from_json, "Valhalla")

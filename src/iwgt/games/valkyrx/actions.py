@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from iwgt.core.errors import MalformedAction
-from iwgt.core.protocol import JSON
+from iwgt.core.protocol import JSON, as_recorded
 from iwgt.geometry.hexgrid import Hex, hex_to_offset, offset_to_hex
 
 
@@ -276,18 +276,5 @@ def action_from_json(data: Any) -> Action:
 
 
 def recorded(action: Any) -> Action:
-    """The action exactly as its record will replay it, or ``MalformedAction``.
-
-    ``apply`` takes only what survives ``action_to_json`` then ``action_from_json`` unchanged, so that every
-    journalled action replays: a foreign object, a point of three numbers or a mistyped field is refused.
-    """
-    try:
-        data = action_to_json(action)
-    except MalformedAction:
-        raise
-    except Exception as exc:  # a mistyped field breaks the encoder: that is a malformed action, not a crash
-        raise MalformedAction(f"not a Days of the Valkyrx action: {action!r}") from exc
-    back = action_from_json(data)
-    if back != action:
-        raise MalformedAction(f"not a Days of the Valkyrx action as it would be recorded: {action!r}")
-    return back
+    """The action exactly as its record will replay it, or ``MalformedAction`` (see ``as_recorded``)."""
+    return as_recorded(action, action_to_json, action_from_json, "Days of the Valkyrx")
