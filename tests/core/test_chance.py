@@ -7,6 +7,8 @@ from fractions import Fraction
 import pytest
 
 from iwgt.core.chance import RNG_ALGORITHM, Die, ScriptedDice, SeededDice, SplitMix64
+from iwgt.core.errors import MalformedAction
+from iwgt.core.protocol import ChanceOutcome
 
 # Published reference outputs of Vigna's splitmix64.c (https://prng.di.unimi.it/splitmix64.c) for a
 # state of 0; they are also the default state of xoshiro256** seeded through SplitMix64. If these
@@ -173,3 +175,10 @@ def test_scripted_dice_refuse_to_run_out() -> None:
         dice.roll(Die(2, "who moves first"))
     assert "no scripted face left" in str(exc.value)
     assert "who moves first" in str(exc.value)
+
+
+@pytest.mark.parametrize("face", ["3", 2.5, True, None])
+def test_a_chance_outcome_refuses_a_face_that_is_not_a_whole_number(face: object) -> None:
+    """A face that is not an int is a malformed action at the door, never a TypeError inside a game."""
+    with pytest.raises(MalformedAction, match="whole number"):
+        ChanceOutcome(face)  # type: ignore[arg-type]

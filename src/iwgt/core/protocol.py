@@ -25,6 +25,12 @@ class ChanceOutcome:
 
     face: int
 
+    def __post_init__(self) -> None:
+        # Rules do arithmetic on the face: a string or a fraction must be refused here, at the door,
+        # as a malformed action, not surface later as a TypeError deep inside a game.
+        if not isinstance(self.face, int) or isinstance(self.face, bool):
+            raise MalformedAction(f"a die face must be a whole number, got {self.face!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
