@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from iwgt.server.clock import ManualClock
+from iwgt.server.clock import REPORT_GRACE_SECONDS, ManualClock
 
 from .kit import JSON, Screen, create, moving, pair, screen, seat_token, serving, steps, to_movement
 
@@ -26,6 +26,7 @@ def check_timer(view: JSON, seat: int, total: float, deadline: float, now: float
         "deadline": round(deadline, 3),
         "remaining": round(deadline - now, 3),
         "total": total,
+        "held": False,
     }
 
 
@@ -89,9 +90,17 @@ def test_end_phase_before_the_deadline_stops_the_timer(tmp_path: Path) -> None:
             assert [(r.seat, r.action, r.origin) for r in rows] == [(first, {"type": "end_phase"}, "player")]
             second = (s0, s1)[1 - first].acted({"type": "end_phase"}, "end-second", 1 - first)
             assert [r.origin for r in steps(c, tid)].count("timer") == 0
-            if second["observation"]["phase"] == "movement":  # the next turn's own timer, from its start
-                assert second["observation"]["turn"] == 2
-                check_timer(second, second["to_move"], total, t0 + 1.6 + total, t0 + 1.6)
+            if second["observation"]["phase"] == "movement":  # the next turn's own full time, held while
+                assert second["observation"]["turn"] == 2  # the combat report is read (test_report_timer.py)
+                assert second["report"] is not None
+                assert second["timer"] == {
+                    "seat": second["to_move"],
+                    "deadline": None,
+                    "remaining": total,
+                    "total": total,
+                    "held": True,
+                    "starts_by": round(t0 + 1.6 + REPORT_GRACE_SECONDS, 3),
+                }
 
 
 def test_no_timer_when_the_table_sets_none_or_for_the_bot(tmp_path: Path) -> None:

@@ -570,6 +570,12 @@ class Connection:
             live = table.live
             out = table_of(live.plugin).preview(live.game, live.state, seat, action)
             self.send({**out, "id": msg.get("id")})
+        elif kind == "ready":  # the seat's screen shows `version` uncovered: a held timer may start
+            seat = self._seat(msg)
+            version = msg.get("version")
+            if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+                raise _Refusal("malformed", "'version' must be the version of the view the screen shows")
+            table.ready(seat, version)
         elif kind == "quit":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator cannot quit the game")

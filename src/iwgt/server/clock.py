@@ -4,15 +4,18 @@ A game declares its timer as data (``facts.movement_timer``: the phase it runs i
 the clock reads the phase, turn and mover from ``game.status(state)`` after every step, starts a new timer
 when a person's timed phase begins, keeps it while that phase goes on, and stops it when it ends. When the
 time is up it asks its table to end the phase; if a die is awaited then, the phase ends once it is answered.
+
+A timer starts **held** when its table says the mover has a report still to read (a combat round's health
+bars): it shows its full time and does not run until the mover's screen says it is ready (``start``), or
+until ``REPORT_GRACE_SECONDS`` have passed, so no player can stall the table by leaving a report open.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -53,6 +56,14 @@ class SystemClock:
 
 SYSTEM_CLOCK = SystemClock()
 """The clock a server runs on unless a test gives it another."""
+
+TIMER_ORIGIN = "timer"
+"""The journal's origin of the step a timer that ran out took (its client id is ``timer:<version>``); the
+log entry of that step says ``"origin": "timer"`` and its words get the action with ``"timeout": true``."""
+
+REPORT_GRACE_SECONDS = 30.0
+"""The longest a held movement timer waits for the mover's screen to say the report is read: then it runs
+anyway, at its full time (docs/protocol.md, "The movement timer")."""
 
 
 class ManualClock:
@@ -110,21 +121,37 @@ class Timer:
     key: tuple[Any, ...]  # (turn, mover, phase): a new key is a new phase, with its own full time
     seat: Seat
     total: float
-    deadline: float
+    deadline: float  # while held: the latest it starts (the grace's end), when it runs: when it ends
     expired: bool = False
+    held: bool = False  # waiting for the mover's screen (a report to read): not running
 
     def to_json(self, now: float) -> JSON:
-        """The timer as a view shows it at ``now``."""
+        """The timer as a view shows it at ``now`` (a held timer: its full time, and when it starts at the
+        latest)."""
+        if self.held:
+            return {
+                "seat": self.seat,
+                "deadline": None,
+                "remaining": self.total,
+                "total": self.total,
+                "held": True,
+                "starts_by": round(self.deadline, 3),
+            }
         return {
             "seat": self.seat,
             "deadline": round(self.deadline, 3),
             "remaining": round(max(0.0, self.deadline - now), 3),
             "total": self.total,
+            "held": False,
         }
 
 
 class MovementClock:
-    """One table's movement timer: kept by ``refresh``; when it is up, ``expire(seat, ending action)``."""
+    """One table's movement timer: kept by ``refresh``; when it is up, ``expire(seat, ending action)``.
+
+    ``started(seat)`` is called when a held timer starts by itself at the end of its grace (the table then
+    sends its screens the running timer); a screen's ready starts it through ``start``.
+    """
 
     def __init__(
         self,
@@ -133,21 +160,29 @@ class MovementClock:
         humans: Collection[Seat],
         expire: Callable[[Seat, JSON], Awaitable[None]],
         clock: Clock = SYSTEM_CLOCK,
+        *,
+        started: Callable[[Seat], None] | None = None,
+        grace: float = REPORT_GRACE_SECONDS,
     ) -> None:
         self.clock = clock
         self.rule = rule  # the game's own rule, as data (None: the game has no timer)
         self.seconds = seconds  # the table's length (0: no timer)
         self.humans = frozenset(humans)  # only a person's phase is timed
+        self.grace = grace
         self.timer: Timer | None = None
         self._expire = expire
+        self._started = started
         self._task: asyncio.Task[None] | None = None
 
     def to_json(self) -> JSON | None:
         """The timer as a view shows it, or None."""
         return None if self.timer is None else self.timer.to_json(self.clock.now())
 
-    def refresh(self, status: Status | None) -> bool:
-        """Start, keep or stop the timer for the game's status (None: no longer played); True if changed."""
+    def refresh(self, status: Status | None, hold: Callable[[Seat], bool] | None = None) -> bool:
+        """Start, keep or stop the timer for the game's status (None: no longer played); True if changed.
+
+        A new timer is held (not running) if ``hold(mover)`` says the mover has a report still to read.
+        """
         rule = self.rule
         seat = None if status is None else status.to_move
         want = (
@@ -167,22 +202,44 @@ class MovementClock:
         if self.timer is not None and self.timer.key == key:
             running = self._task is not None and not self._task.done()
             if self.timer.expired and seat == mover and not running:
-                self._schedule(0.0)  # the die that held the phase open is answered: end it now
+                self._schedule(self._timeout(0.0))  # the die that held the phase open is answered: end it now
             return False
         self._cancel()
-        self.timer = Timer(key, mover, self.seconds, self.clock.now() + self.seconds)
-        self._schedule(self.seconds)
+        now = self.clock.now()
+        if hold is not None and seat == mover and hold(mover):
+            self.timer = Timer(key, mover, self.seconds, now + self.grace, held=True)
+            self._schedule(self._grace(self.timer))
+        else:
+            self.timer = Timer(key, mover, self.seconds, now + self.seconds)
+            self._schedule(self._timeout(self.seconds))
         return True
+
+    def start(self, seat: Seat) -> bool:
+        """The mover's screen is ready: a held timer of ``seat`` starts at its full time; True if it did."""
+        timer = self.timer
+        if timer is None or not timer.held or timer.seat != seat:
+            return False
+        timer.held = False
+        timer.deadline = self.clock.now() + timer.total
+        self._schedule(self._timeout(timer.total))
+        return True
+
+    async def _grace(self, timer: Timer) -> None:
+        await self.clock.sleep(self.grace)
+        if self.timer is timer and self.start(timer.seat) and self._started is not None:
+            self._started(timer.seat)
 
     def stop(self) -> None:
         """No timer: the phase ended, the game is over, or the table stops."""
         self._cancel()
         self.timer = None
 
-    def _schedule(self, delay: float) -> None:
+    def _schedule(self, work: Coroutine[Any, Any, None]) -> None:
         self._cancel()
-        with contextlib.suppress(RuntimeError):  # no running loop: a table loaded for export only
-            self._task = asyncio.get_running_loop().create_task(self._timeout(delay))
+        try:
+            self._task = asyncio.get_running_loop().create_task(work)
+        except RuntimeError:  # no running loop: a table loaded for export only
+            work.close()
 
     def _cancel(self) -> None:
         # The timeout's own task is not cancelled from within: it is committing the step that ends the phase.

@@ -141,7 +141,8 @@ class LiveTable:
         client_id: str | None = None  # the id of the step whose table dice are being read
         for row, t in zip(rows, taken, strict=True):
             if row.origin != TABLE_DICE or batch is None:
-                batch = Batch(row.seq, row.seat, None if row.origin == BY_HAND else row.action, [])
+                action = None if row.origin == BY_HAND else row.action
+                batch = Batch(row.seq, row.seat, action, [], row.origin)
                 self.history.append(batch)
                 client_id = row.client_id
             batch.events.extend(t.events)
@@ -243,7 +244,7 @@ class LiveTable:
         first = rows[0]
         if first.client_id is not None:
             self.client_ids[first.client_id] = self.version
-        self.history.append(Batch(first.seq, actor, action, fold.events))
+        self.history.append(Batch(first.seq, actor, action, fold.events, first.origin))
 
     async def _write(self, work: Callable[[Journal], Any]) -> Any:
         if self.writer is not None:

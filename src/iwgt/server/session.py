@@ -14,12 +14,13 @@ import logging
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
 from iwgt.server.bots import BotDriver
-from iwgt.server.clock import SYSTEM_CLOCK, Clock, MovementClock
+from iwgt.server.clock import SYSTEM_CLOCK, TIMER_ORIGIN, Clock, MovementClock
 from iwgt.server.journal import Journal, TableRow
 from iwgt.server.live import LiveTable
 from iwgt.server.screens import Screen, Screens
 from iwgt.server.snapshot import Snapshot
 from iwgt.server.writer import JournalWriter
+from iwgt.table.plain import table_of
 
 log = logging.getLogger("iwgt.server")
 
@@ -41,8 +42,13 @@ class TableSession:
         self.screens = Screens()
         humans = [seat for seat, kind in enumerate(row.seats) if kind == "human"]
         rule = self.live.game.facts.movement_timer
-        self.clock = MovementClock(rule, row.timer_seconds, humans, self._time_is_up, clock)
+        self.clock = MovementClock(
+            rule, row.timer_seconds, humans, self._time_is_up, clock, started=self._timer_started
+        )
         self.bots = BotDriver(self.live, bot_delay, self._after_bot, clock)
+        # Each seat's last version its screen said it had read (a report read, nothing covering the table):
+        # a timer whose mover has a report still unread is held until then (clock.REPORT_GRACE_SECONDS).
+        self.read: dict[Seat, int] = {}
 
     def snapshot(self) -> Snapshot:
         """What every view is built from now."""
@@ -50,16 +56,53 @@ class TableSession:
 
     def resume(self) -> None:
         """Start the clock and wake the bots (a table just opened, or resumed from the journal)."""
-        self.clock.refresh(self.live.phase())
+        self.clock.refresh(self.live.phase(), hold=self.report_unread)
         self.bots.schedule()
 
     def after_step(self, *, schedule: bool = True) -> None:
         """After a committed (and acknowledged) step: restart the timer if the phase changed, send every
         screen its view, and wake the bot."""
-        self.clock.refresh(self.live.phase())
+        self.clock.refresh(self.live.phase(), hold=self.report_unread)
         self.screens.broadcast(self.snapshot())
         if schedule:
             self.bots.schedule()
+
+    def report_unread(self, seat: Seat) -> bool:
+        """Whether a step since the seat's screen last said it was ready brought the seat a report (the
+        table adapter's ``report``, a combat round's health bars): its movement timer then waits for it."""
+        since = self.read.get(seat, 0)
+        live = self.live
+        adapter = table_of(live.plugin)
+        observation: JSON | None = None
+        batches = list(live.history)
+        for i, batch in enumerate(batches):
+            # A batch is read once the view of its last step is: the one before the next batch's first.
+            last = batches[i + 1].version - 1 if i + 1 < len(batches) else live.version
+            if last <= since:
+                continue
+            events = batch.visible(seat)
+            if not events:
+                continue
+            if observation is None:
+                observation = live.game.observe(live.state, seat)
+            if adapter.report(observation, events) is not None:
+                return True
+        return False
+
+    def ready(self, seat: Seat, version: int) -> None:
+        """The seat's screen shows the view of ``version`` with nothing covering it (its report read): a held
+        timer of the seat starts at its full time, and every screen is told."""
+        self.read[seat] = max(self.read.get(seat, 0), min(version, self.live.version))
+        timer = self.clock.timer
+        if timer is None or not timer.held or timer.seat != seat or self.report_unread(seat):
+            return
+        if self.clock.start(seat):
+            self.screens.broadcast(self.snapshot())
+
+    def _timer_started(self, seat: Seat) -> None:
+        """A held timer ran out of grace and started by itself: the report counts as read; screens told."""
+        self.read[seat] = max(self.read.get(seat, 0), self.live.version)
+        self.screens.broadcast(self.snapshot())
 
     def send_view(self, screen: Screen) -> None:
         """Send one screen its view."""
@@ -88,7 +131,7 @@ class TableSession:
         if live.referee.to_move != seat:
             return  # a die is awaited: the phase ends as soon as it is answered (MovementClock.refresh)
         try:
-            await live.act(seat, ends_with, f"timer:{live.version}", origin="timer")
+            await live.act(seat, ends_with, f"timer:{live.version}", origin=TIMER_ORIGIN)
         except GameError as exc:  # the phase already ended some other way
             log.info("table %s: timer found nothing to end (%s)", self.row.id, exc.message)
             return

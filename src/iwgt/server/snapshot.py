@@ -21,6 +21,7 @@ class Batch:
     actor: Seat
     action: JSON | None  # None for a die entered by a player, or the table's own opening dice
     events: list[Event]  # typed, as the game made them: the table adapter matches them by class
+    origin: str = "player"  # who took the step: the journal's origin ("player", "bot", "timer", ...)
     seen: dict[Seat | None, JSON] = field(default_factory=dict)  # its log entry per seat, built once
 
     def visible(self, seat: Seat | None) -> list[Event]:

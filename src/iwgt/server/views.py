@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from iwgt.core.plugin import sentences
 from iwgt.core.protocol import CHANCE, JSON, Seat
+from iwgt.server.clock import TIMER_ORIGIN
 from iwgt.server.snapshot import Batch, Snapshot
 from iwgt.table.plain import table_of, words_of
 
@@ -71,12 +72,16 @@ def _entry(snap: Snapshot, b: Batch, seat: Seat | None, names: Callable[[], JSON
         if b.action is not None and b.actor != CHANCE:
             action = game.action_view(game.action_from_json(b.action), b.actor, seat)
         events = b.visible(seat)
+        # A step the movement timer took is worded from its action with "timeout": true, so that the
+        # game's words can say the time ran out (the action itself is the game's, as journalled).
+        said = {**action, "timeout": True} if action is not None and b.origin == TIMER_ORIGIN else action
         entry = {
             "version": b.version,
             "actor": b.actor,
             "action": action,
+            "origin": b.origin,
             "events": [e.to_json() for e in events],
-            "text": sentences(words_of(snap.plugin), action, b.actor, events, names(), seat),
+            "text": sentences(words_of(snap.plugin), said, b.actor, events, names(), seat),
         }
         b.seen[seat] = entry
     return entry
