@@ -8,6 +8,7 @@
 import { h, fill, icon } from "./dom.js";
 import { exportRecord, listGames, humanise } from "./api.js";
 import { toast, modal, confirmDialog } from "./ui.js";
+import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" };
 const ILLEGAL_MS = 2000; // a refused place stays lit this long when the refusal gives no duration
@@ -177,6 +178,7 @@ export class Shell {
         this.elSide),
       h("footer", { class: "actionbar" }, this.elActions, h("div", { class: "spacer" }), this.elOptions));
     fill(this.root, this.elScreen);
+    this.elScreen.querySelector(".top-right").prepend(soundButton()); // sound.js: the mute switch
   }
 
   /** The game's own parts go into the frame: its side panels round the prompt, its buttons, its overlays. */
@@ -253,6 +255,7 @@ export class Shell {
   }
 
   onView(view) {
+    heard(view, this.game.constructor); // sound.js: the cues of a new step
     const several = this.mySeats().length > 1;
     const over = view.status !== "playing";
     if (this.traits.secrets && several && !over && this.shownSeat !== null && view.seat !== this.shownSeat) {
@@ -303,6 +306,7 @@ export class Shell {
     if (lights.length) this.lightLists.error = lights;
     this.refusal = msg.message || humanise(msg.error || "refused");
     toast(this.refusal, "error", REFUSAL_TOAST_MS);
+    refused(); // sound.js
     if (msg.error === "unauthorized" && !this.welcome) {
       this.fatal("This link does not open the table", msg.message || "The invitation is not valid (any more).");
       return;
@@ -412,6 +416,7 @@ export class Shell {
 
   async openOptions() {
     const entries = (this.game.options && this.view ? this.game.options(this.view) : []) || [];
+    entries.push(...soundOptions()); // sound.js: sound and music switches
     const choice = await modal({
       title: "Options",
       testid: "options-menu",
@@ -493,6 +498,7 @@ export class Shell {
     }
     const left = Math.max(0, (this.timerEnd - now) / 1000);
     const whole = Math.ceil(left);
+    timerTick(whole, t.seat === this.view.seat); // sound.js: the last seconds tick
     el.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
     el.className = ["timer", left < TIMER_RED_S ? "urgent" : "", t.seat === this.view.seat ? "mine" : ""].join(" ");
     el.dataset.remaining = String(whole);
