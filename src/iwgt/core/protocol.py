@@ -357,3 +357,20 @@ class Game(Protocol[S, A]):
     def state_to_json(self, state: S) -> JSON:
         """The whole state as canonical JSON (for digests and debugging; it may hold hidden data)."""
         ...
+
+
+S_in = TypeVar("S_in", contravariant=True)
+A_in = TypeVar("A_in", contravariant=True)
+
+
+class UndoHook(Protocol[S_in, A_in]):
+    """An optional method a game may add to decide itself which steps may be taken back (core/referee.py).
+
+    Without it, a game that declares no hidden information lets any of a player's own steps be taken back
+    within the referee's bounds, and one with hidden information only a step that told no seat anything
+    hidden from it (checked by redrawing the hidden facts with ``resample_hidden``).
+    """
+
+    def undoable(self, before: S_in, action: A_in, after: S_in) -> bool:
+        """Whether the step from ``before`` by ``action`` to ``after`` may be taken back by its seat."""
+        ...

@@ -10,6 +10,12 @@ Work is done in folds: a ``Fold`` is a run of steps computed from the state now 
 afterwards (the server commits it to its journal first; the headless drivers adopt it at once). Loading a
 journal and replaying a record are the same fold over written steps, with different checks: a journal's
 steps carry their origin, and the dice the table rolled are rolled again and must come up the same.
+
+Undo takes back the last step, and only a step its seat may take back: a player's own action (not the bot's,
+the timer's or an imported one) with no die thrown, no other seat's action and nothing hidden revealed since
+(``undo_refusal`` says why not). The referee keeps the state before each step of the trailing run of one
+seat's own actions (at most ``UNDO_DEPTH``), so taking a step back is exact and needs no replay; loading a
+journal builds the same run, so a restart keeps what may be taken back.
 """
 
 from __future__ import annotations
@@ -22,7 +28,17 @@ from typing import Any
 from iwgt.core.chance import DiceSource, Die
 from iwgt.core.digest import digest
 from iwgt.core.errors import GameError, IllegalAction, MalformedAction, RecordError
-from iwgt.core.protocol import CHANCE, JSON, ChanceOutcome, Event, Game, Result, Scenario, Seat
+from iwgt.core.protocol import (
+    CHANCE,
+    JSON,
+    ChanceOutcome,
+    Event,
+    Game,
+    Result,
+    Scenario,
+    Seat,
+    visible_events,
+)
 
 TABLE_DICE = "auto"
 """The origin of a die the table rolled itself: loading re-rolls it and must get the same face."""
@@ -38,6 +54,76 @@ PLAYER = "player"
 
 DICE_ORIGINS = frozenset({TABLE_DICE, BY_HAND, IMPORTED})
 """The origins a die's step may have."""
+
+UNDO_DEPTH = 64
+"""How many of one seat's own steps in a row may be taken back, at most (the states before them are kept)."""
+
+NOTHING = "nothing to undo"
+DIE_THROWN = "a die was thrown since"
+OTHER_SIDE = "the other side has acted"
+REVEALED = "that step revealed hidden facts"
+NO_LONGER = "that step can no longer be taken back"  # another seat acted after it (and was taken back)
+GAME_OVER = "the game is over"
+"""Why an undo is refused, in the words the protocol sends (``undo_refused``)."""
+
+_NOT_YOURS = {
+    "bot": "that step was the bot's",
+    "timer": "the timer ended that phase",
+    IMPORTED: "that step came with an imported record",
+}
+
+
+class UndoRefused(GameError):
+    """An undo the bounds forbid: the message says why (a die thrown, the other side acted, ...)."""
+
+    code = "undo_refused"
+
+
+def _pick_first(n: int) -> int:
+    return 0
+
+
+def _pick_last(n: int) -> int:
+    return n - 1
+
+
+def _pick_middle(n: int) -> int:
+    return n // 2
+
+
+_PICKS = (_pick_first, _pick_last, _pick_middle)
+"""The hidden facts' redraws the reveal check tries: fixed, so that its verdict is the same on every run."""
+
+
+def reveals(game: Game[Any, Any], seats: int, before: Any, action: Any) -> bool:
+    """Whether taking ``action`` in ``before`` tells any seat something hidden from it (then it stays taken).
+
+    A game may decide itself with an ``undoable(before, action, after) -> bool`` method. Otherwise a game
+    without hidden information reveals nothing; one with it is tested on every seat: the facts hidden from
+    the seat are redrawn (``resample_hidden``, a few fixed draws), the action is applied there too, and the
+    seat's observation and visible events afterwards must be the same as in the real game. If they differ,
+    or the action is refused there, the step told the seat something, and it may not be taken back.
+    """
+    after, events = game.apply(before, action)
+    own = getattr(game, "undoable", None)
+    if callable(own):
+        return not own(before, action, after)
+    if not game.facts.hidden_information:
+        return False
+    for seat in range(seats):
+        seen = (game.observe(after, seat), [e.to_json() for e in visible_events(events, seat)])
+        for pick in _PICKS:
+            other = game.resample_hidden(before, seat, pick)
+            try:
+                other_after, other_events = game.apply(other, action)
+            except GameError:
+                return True  # refused where the hidden facts differ: its acceptance told the seat something
+            if seen != (
+                game.observe(other_after, seat),
+                [e.to_json() for e in visible_events(other_events, seat)],
+            ):
+                return True
+    return False
 
 
 @dataclass(slots=True)
@@ -60,6 +146,27 @@ class Taken:
     step: Step
     origin: str
     events: list[Event]
+    before: Any = None  # the state before the step (kept while its seat may take it back)
+    action: Any = None  # the game's action as applied (None for a die)
+
+
+@dataclass(slots=True)
+class _Back:
+    """A step its seat may still take back: the state before it, and (once asked) whether it revealed."""
+
+    before: Any
+    action: Any
+    reveals: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """A step taken back, not adopted yet: the version it starts from, and the state and digest it leaves."""
+
+    base: int  # the referee's version before the undo (the undo leaves base - 1 steps)
+    seat: Seat
+    state: Any
+    digest: str
 
 
 @dataclass(slots=True)
@@ -99,6 +206,8 @@ class Referee:
         self.by_hand = by_hand  # the players roll every die that is not secret
         self.state: Any = game.initial_state(scenario)
         self.steps: list[Step] = []  # extended in place: a Match's record shares this list
+        self.origins: list[str] = []  # each step's origin, beside it
+        self._run: list[_Back] = []  # the last steps, all one seat's own actions, that it may take back
 
     # -- where the game stands ----------------------------------------------------------------------------
 
@@ -159,7 +268,8 @@ class Referee:
             raise RuntimeError(f"a fold from version {fold.base} adopted at version {len(self.steps)}")
         if fold.taken:
             self.state = fold.state
-            self.steps.extend(t.step for t in fold.taken)
+            for t in fold.taken:
+                self._note(t)
 
     def give_back(self, fold: Fold) -> None:
         """Undo the fold's rolls of the table's dice (its commit failed): the next roll is the same face.
@@ -239,13 +349,15 @@ class Referee:
                     if not isinstance(face, int) or isinstance(face, bool):
                         raise ValueError(f"a die face must be a whole number, got {face!r}")
                     self._check_die(n, origin, face)
+                    action: Any = None
                     state, events = self.game.apply(self.state, ChanceOutcome(face))
                 else:
                     if origin is not None and origin in DICE_ORIGINS:
                         raise RecordError(
                             f"step {n}: seat {step.seat}'s action is written with a die's origin ({origin})"
                         )
-                    state, events = self.game.apply(self.state, self.game.action_from_json(step.action))
+                    action = self.game.action_from_json(step.action)
+                    state, events = self.game.apply(self.state, action)
             except RecordError:
                 raise
             except (GameError, KeyError, TypeError, ValueError) as exc:
@@ -253,10 +365,78 @@ class Referee:
             got = digest(self.game.state_to_json(state))
             if got != step.digest:
                 raise RecordError(f"step {n}: state digest {got} differs from the recorded {step.digest}")
+            t = Taken(step, origin if origin is not None else IMPORTED, events, self.state, action)
             self.state = state
-            self.steps.append(step)
-            taken.append(Taken(step, origin if origin is not None else IMPORTED, events))
+            self._note(t)
+            taken.append(t)
         return taken
+
+    # -- undo: the last step taken back, within its bounds -----------------------------------------------
+
+    def _note(self, t: Taken) -> None:
+        """Log a step, and keep the state before it while its seat may take it back."""
+        seat = t.step.seat
+        if seat == CHANCE or t.origin != PLAYER or t.before is None:
+            self._run.clear()  # a die, a bot's, the timer's or an imported step: a barrier
+        else:
+            if self._run and self.steps and self.steps[-1].seat != seat:
+                self._run.clear()  # another seat's action ends the run
+            self._run.append(_Back(t.before, t.action))
+            if len(self._run) > UNDO_DEPTH:
+                del self._run[0]
+        self.steps.append(t.step)
+        self.origins.append(t.origin)
+
+    def undo_refusal(self, seat: Seat, *, check_reveals: bool = True) -> str | None:
+        """Why ``seat`` may not take back the last step now, or None if it may."""
+        if self.is_over():
+            return GAME_OVER
+        if not self.steps:
+            return NOTHING
+        last, origin = self.steps[-1], self.origins[-1]
+        if last.seat == CHANCE:
+            return DIE_THROWN
+        if last.seat != seat:
+            return OTHER_SIDE
+        if origin != PLAYER:
+            return _NOT_YOURS.get(origin, NOTHING)
+        if not self._run:
+            return NO_LONGER  # another seat acted after it (its step since taken back), or beyond UNDO_DEPTH
+        back = self._run[-1]
+        if check_reveals:
+            if back.reveals is None:
+                back.reveals = reveals(
+                    self.game, len(self.game.seats(self.scenario)), back.before, back.action
+                )
+            if back.reveals:
+                return REVEALED
+        return None
+
+    def propose_undo(self, seat: Seat, *, check_reveals: bool = True) -> Undo:
+        """The last step taken back by ``seat``, not adopted yet; ``UndoRefused`` says why it may not be.
+
+        ``check_reveals=False`` is for a journal's undo, accepted when it was made: loading honours it.
+        """
+        why = self.undo_refusal(seat, check_reveals=check_reveals)
+        if why is not None:
+            raise UndoRefused(why)
+        before = self._run[-1].before
+        return Undo(len(self.steps), seat, before, digest(self.game.state_to_json(before)))
+
+    def adopt_undo(self, undo: Undo) -> None:
+        """Make the undo the game's (after the server has committed it): the last step is gone."""
+        if undo.base != len(self.steps):
+            raise RuntimeError(f"an undo from version {undo.base} adopted at version {len(self.steps)}")
+        self._run.pop()
+        self.steps.pop()
+        self.origins.pop()
+        self.state = undo.state
+
+    def undo(self, seat: Seat) -> Undo:
+        """Take back ``seat``'s last step at once (the headless drivers); refused with ``UndoRefused``."""
+        undo = self.propose_undo(seat)
+        self.adopt_undo(undo)
+        return undo
 
     def _check_die(self, n: int, origin: str | None, face: int) -> None:
         """A journal's die: rolled again if the table rolled it, else entered where the players roll."""
@@ -286,11 +466,18 @@ class Referee:
         return Fold(base=len(self.steps), state=self.state)
 
     def _push(
-        self, fold: Fold, seat: Seat, logged: JSON, state: Any, origin: str, events: list[Event]
+        self,
+        fold: Fold,
+        seat: Seat,
+        logged: JSON,
+        state: Any,
+        origin: str,
+        events: list[Event],
+        action: Any = None,
     ) -> None:
-        fold.state = state
+        before, fold.state = fold.state, state
         step = Step(seat, logged, digest(self.game.state_to_json(state)))
-        fold.taken.append(Taken(step, origin, events))
+        fold.taken.append(Taken(step, origin, events, before, action))
 
     def _take(self, fold: Fold, seat: Seat, action: Any, origin: str) -> None:
         if seat == CHANCE:
@@ -299,7 +486,7 @@ class Referee:
             raise IllegalAction(f"it is not seat {seat}'s turn to act")
         logged = self.game.action_to_json(action)  # before applying: state and record move together
         state, events = self.game.apply(fold.state, action)
-        self._push(fold, seat, logged, state, origin, events)
+        self._push(fold, seat, logged, state, origin, events, action)
 
     def _enter(self, fold: Fold, face: Any) -> None:
         die = self._awaited(fold.state)
