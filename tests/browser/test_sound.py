@@ -393,3 +393,33 @@ def test_which_cue_each_light_and_action_calls_for(
         no_page_errors(page)
     finally:
         page.close()
+
+
+def test_game_over_plays_once_and_a_repeated_step_plays_nothing(
+    server: Server, browser: Browser, table: dict[str, Any]
+) -> None:
+    """sound.js's `heard` with views written by hand, after the page's own (their versions are far above)."""
+    page = open_table(browser, server, table)
+    try:
+        gesture(page)
+        got = page.evaluate(
+            """async () => {
+                 const m = await import('/static/sound.js');
+                 const moved = {version: 1001, actor: 0, action: {type: 'move', unit: 1, to: [2, 3]}};
+                 const view = (version, status, log = []) => ({version, status, lights: [], log});
+                 const after = [];
+                 m.heard(view(1001, 'playing', [moved]));
+                 after.push([...window.iwgtSound.played]);
+                 m.heard(view(1001, 'playing', [moved]));  // the same step for another seat
+                 after.push([...window.iwgtSound.played]);
+                 m.heard(view(1002, 'over', [moved]));     // the last step: no action of a seat
+                 after.push([...window.iwgtSound.played]);
+                 m.heard(view(1003, 'over', [moved]));
+                 after.push([...window.iwgtSound.played]);
+                 return after;
+               }"""
+        )
+        assert got == [["move"], ["move"], ["move", "gameover"], ["move", "gameover"]]
+        no_page_errors(page)
+    finally:
+        page.close()
