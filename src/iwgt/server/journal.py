@@ -7,6 +7,7 @@ the table owner's save file, never sent to a seat as it is.
 
 from __future__ import annotations
 
+import enum
 import json
 import sqlite3
 import threading
@@ -52,6 +53,16 @@ CREATE UNIQUE INDEX IF NOT EXISTS steps_client ON steps(table_id, client_id) WHE
 """
 
 
+class Unrecorded(enum.Enum):
+    """A table journalled before its turn was kept (the lobby then reads the game itself)."""
+
+    TURN = "unrecorded"
+
+
+UNRECORDED = Unrecorded.TURN
+"""The turn of a table row an older server wrote (its ``turn`` column is NULL)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     """A table as the journal keeps it: how it was set up, who sits where, and how it stands."""
@@ -71,6 +82,7 @@ class TableRow:
     created: float
     status: str
     result: dict[str, Any] | None
+    turn: int | Unrecorded | None = UNRECORDED  # the game's turn at its last step, as the lobby lists it
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +113,12 @@ class Journal:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            # The game's turn at the last step (JSON: a number, or null for a game that counts none), kept
+            # with the status so that the lobby lists a finished or quit game's turn without replaying it.
+            # A journal of an older server gets the column; its rows say NULL (not recorded) until played.
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(tables)")}
+            if "turn" not in columns:
+                self._db.execute("ALTER TABLE tables ADD COLUMN turn TEXT")
             self._db.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
             )
@@ -155,7 +173,7 @@ class Journal:
         """Journal a new table and its first steps (an import, or the opening dice) in one transaction."""
         with self._transaction():
             self._db.execute(
-                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     row.id,
                     row.game,
@@ -172,19 +190,26 @@ class Journal:
                     row.created,
                     row.status,
                     None if row.result is None else json.dumps(row.result),
+                    _turn_text(row.turn),
                 ),
             )
             self._insert_steps(row.id, steps)
 
     def append(
-        self, table_id: str, steps: Sequence[StepRow], status: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        steps: Sequence[StepRow],
+        status: str,
+        result: dict[str, Any] | None,
+        turn: int | Unrecorded | None = UNRECORDED,
     ) -> None:
-        """Commit a batch of steps and the table's new status together: all of it, or none of it."""
+        """Commit a batch of steps and the table's new status (and turn, if given) together: all of it, or
+        none of it."""
         with self._transaction():
             self._insert_steps(table_id, steps)
             self._db.execute(
-                "UPDATE tables SET status = ?, result = ? WHERE id = ?",
-                (status, None if result is None else json.dumps(result), table_id),
+                "UPDATE tables SET status = ?, result = ?, turn = COALESCE(?, turn) WHERE id = ?",
+                (status, None if result is None else json.dumps(result), _turn_text(turn), table_id),
             )
 
     def _insert_steps(self, table_id: str, steps: Iterable[StepRow]) -> None:
@@ -204,10 +229,13 @@ class Journal:
             ],
         )
 
-    def set_status(self, table_id: str, status: str) -> None:
-        """Mark a table quit (or back to playing)."""
+    def set_status(self, table_id: str, status: str, turn: int | Unrecorded | None = UNRECORDED) -> None:
+        """Mark a table quit (or back to playing), at its turn if given."""
         with self._transaction():
-            self._db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            self._db.execute(
+                "UPDATE tables SET status = ?, turn = COALESCE(?, turn) WHERE id = ?",
+                (status, _turn_text(turn), table_id),
+            )
 
     def delete_table(self, table_id: str) -> bool:
         """Delete a table and its steps; False if there was none."""
@@ -268,7 +296,13 @@ def _table_row(r: Sequence[Any]) -> TableRow:
         created=r[12],
         status=r[13],
         result=None if r[14] is None else json.loads(r[14]),
+        turn=UNRECORDED if r[15] is None else json.loads(r[15]),
     )
+
+
+def _turn_text(turn: int | Unrecorded | None) -> str | None:
+    """The turn column's text: JSON (``null`` for a game that counts no turns), NULL if not recorded."""
+    return None if isinstance(turn, Unrecorded) else json.dumps(turn)
 
 
 def now() -> float:

@@ -195,7 +195,8 @@ class LiveTable:
             if self.status != "playing":
                 return False
             self.status = "quit"
-            await self._write(lambda j: j.set_status(self.row.id, "quit"))
+            turn = self.game.status(self.state).turn
+            await self._write(lambda j: j.set_status(self.row.id, "quit", turn))
             return True
 
     def _check_playing(self) -> None:
@@ -228,8 +229,9 @@ class LiveTable:
         status = "over" if self.game.is_terminal(fold.state) else self.status
         res = self.game.result(fold.state)
         result = None if res is None else res.to_json()
+        turn = self.game.status(fold.state).turn  # the lobby lists it, also after a restart
         try:
-            await self._write(lambda j: j.append(self.row.id, rows, status, result))
+            await self._write(lambda j: j.append(self.row.id, rows, status, result, turn))
         except Exception:
             self.referee.give_back(fold)
             raise

@@ -16,7 +16,7 @@ from iwgt.core.record import GameRecord, replay
 from iwgt.core.referee import IMPORTED, PLAYER
 from iwgt.core.registry import UnknownGame, get_game
 from iwgt.server.clock import SYSTEM_CLOCK, Clock
-from iwgt.server.journal import Journal, StepRow, TableRow, now
+from iwgt.server.journal import Journal, StepRow, TableRow, Unrecorded, now
 from iwgt.server.session import TableSession
 from iwgt.server.writer import JournalWriter
 
@@ -248,10 +248,12 @@ class TableManager:
         table.live.load(steps)
         opening = table.live.opening_steps() if not steps else []
         all_steps = steps + opening
+        # The journal keeps the game's turn with its status: the lobby lists it without replaying the game.
+        kept = _replace_row(row, turn=table.live.game.status(table.live.state).turn)
         if self.writer is not None:
-            await self.writer.write(lambda j: j.create_table(row, all_steps))
+            await self.writer.write(lambda j: j.create_table(kept, all_steps))
         else:
-            journal.create_table(row, all_steps)
+            journal.create_table(kept, all_steps)
         self.sessions[row.id] = table
         table.resume()
         return table
@@ -298,9 +300,17 @@ class TableManager:
         return self.links_for_row(table.row, base)
 
     def row_summary(self, row: TableRow) -> JSON:
-        """A saved table's summary without loading it (the live session's if it is loaded)."""
+        """A saved table's summary without loading it (the live session's if it is loaded); its turn is the
+        journal's, read from the game itself only for a row an older server wrote."""
         if row.id in self.sessions:
             return self.sessions[row.id].live.summary()
+        turn = row.turn
+        if isinstance(turn, Unrecorded):
+            try:
+                return self.get(row.id).live.summary()  # replayed once, then kept loaded
+            except GameError as exc:
+                log.error("table %s could not be read for the lobby: %s", row.id, exc.message)
+                turn = None
         game = get_game(row.game) if row.game else None
         return {
             "id": row.id,
@@ -309,7 +319,7 @@ class TableManager:
             "scenario": row.scenario_name,
             "created": row.created,
             "status": row.status,
-            "turn": None,
+            "turn": turn,
             "seats": list(row.seats),
             "seat_names": list(_row_seat_names(row.game, row.scenario_toml)) if game else [],
             "mode": row.mode,

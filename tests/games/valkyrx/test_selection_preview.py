@@ -48,12 +48,19 @@ def test_selection_previews_the_charge_by_hand() -> None:
     assert [x["cell"] for x in sel["lights"] if x["effect"] == "preview"] == [[3, 3]]
 
 
-def test_a_unit_not_the_seat_s_to_move_gets_an_empty_selection() -> None:
+def test_a_unit_not_the_seat_s_to_move_gets_an_empty_selection_that_says_why() -> None:
     state = position([("guardsmen", (3, 6))], [("wearg_warriors", (3, 3))])
     empty = {"type": "selection", "unit": 1, "moves": [], "lights": [], "previews": []}
-    assert ADAPTER.selection(GAME, state, 0, 1) == empty  # the enemy's unit
-    assert ADAPTER.selection(GAME, state, 1, 1) == empty  # not the Darkness's turn
-    assert ADAPTER.selection(GAME, state, 0, 99)["moves"] == []  # no such unit
+    # Nothing lights, but the answer comes and says why (the screen never waits on "asking the table").
+    assert ADAPTER.selection(GAME, state, 0, 1) == {
+        **empty,
+        "note": "Wearg Warriors cannot move now: it is not under your command.",
+    }  # the enemy's unit
+    assert ADAPTER.selection(GAME, state, 1, 1) == {
+        **empty,
+        "note": "Wearg Warriors cannot move now: it is not your turn to act.",
+    }  # not the Darkness's turn
+    assert ADAPTER.selection(GAME, state, 0, 99) == {**empty, "unit": 99}  # no such unit: nothing to say
 
 
 def test_preview_of_a_legal_charge_and_an_illegal_move() -> None:

@@ -98,7 +98,7 @@ def test_vx_12_02_05_06_conceal_is_her_move_and_hides_her_from_the_enemy() -> No
     grima = state.units[0]
     assert grima.hidden and not grima.on_table and grima.moved
     assert events == [UnitConcealed(0)]  # the enemy sees her vanish, nothing more
-    refused(state, Move(0, cell(1, 4)), "no longer on the table")  # it was her move
+    refused(state, Move(0, cell(1, 4)), "she is hidden: the table moves her")  # it was her move
     refused(state, Conceal(0), "already hidden")
     state, events = GAME.apply(state, SetQuarry(0, 2))
     assert events == [QuarryChosen(0, 0, 2)]

@@ -81,8 +81,10 @@ def printed_rows() -> list[PrintedRow]:
 
 
 def clean_name(printed: str) -> str:
-    """The printed name without the stray space after a leading capital ("W earg" -> "Wearg")."""
-    return re.sub(r"^([A-Z]) (?=[^\sA-Z])", r"\1", printed)
+    """The printed name without the stray space after a leading capital ("W earg" -> "Wearg"), and with a
+    capital first letter, as a name that may begin a sentence ("astigend" -> "Astigend")."""
+    name = re.sub(r"^([A-Z]) (?=[^\sA-Z])", r"\1", printed)
+    return name[:1].upper() + name[1:]
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +245,8 @@ def test_vx_16_13_names_with_stray_spaces_cleaned() -> None:
     assert names["maegen"] == "Mægen"
     assert names["giant_spider"] == "Lâf gangewifre - Giant Spider"
     assert names["wraith_king"] == "Witch King Wraith"
-    assert names["astigend"] == "astigend - Dragon of the Ancients (fire)"
+    assert names["astigend"] == "Astigend - Dragon of the Ancients (fire)"  # printed "astigend" (a slip)
+    assert names["ekglide"] == "Ekglide - Dragon of the Ancients (venom)"
 
 
 def test_vx_10_04_starting_morale_in_20_to_40() -> None:

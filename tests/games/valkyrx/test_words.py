@@ -122,7 +122,7 @@ def test_sentences_by_hand() -> None:
         return WORDS.event(e, obs, 0)
 
     assert say(ev.FirstMoverChosen(3, 1)) == "Turn 3: the Darkness moves first."
-    assert say(ev.SpellCasualties(WEARGS, "fire", 66.666)) == "Wearg Warriors (D17) loses 66.7 to Fire."
+    assert say(ev.SpellCasualties(WEARGS, "fire", 66.666)) == "Wearg Warriors (D17) loses 67 men to Fire."
     assert say(ev.ContactMade(GUARDS, POCADL, True)) == (
         "Contact: Guardsmen of Mynsterlif (L5) and Pocâdl - Bringer of Plaque (Demon) (D14) "
         "(arrived late: they fight from next turn)."
@@ -132,7 +132,7 @@ def test_sentences_by_hand() -> None:
         "Wickermen (D16) is removed from the table: burnt to ashes."
     )
     assert say(ev.WormSurfaced(WORM, (7, 2), (7, 3), GUARDS, 100.0)) == (
-        "Sand Worm (D13) breaks the surface at [7, 3], swallowing 100 of Guardsmen of Mynsterlif (L5)."
+        "Sand Worm (D13) breaks the surface at [7, 3], swallowing 100 men of Guardsmen of Mynsterlif (L5)."
     )
     assert (
         say(ev.WormSurfaced(WORM, (7, 2), (7, 3), None, 0.0))

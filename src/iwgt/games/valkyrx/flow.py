@@ -25,7 +25,7 @@ from iwgt.games.valkyrx.events import (
     UnitMoved,
     UnitRemoved,
 )
-from iwgt.games.valkyrx.losses import sink
+from iwgt.games.valkyrx.losses import sink, wiped_out
 from iwgt.games.valkyrx.morale import apply_morale, morale_status
 from iwgt.games.valkyrx.movement import allowance, compulsory_destination, is_ground, why_not_move
 from iwgt.games.valkyrx.plague import bearer_answered, spread, take_losses
@@ -324,13 +324,22 @@ def bury(state: ValkyrxState) -> tuple[ValkyrxState, list[UnitRemoved]]:
     events: list[UnitRemoved] = []
     for u in state.units:
         if u.in_play and u.is_spent:
-            state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+            state = state.with_unit(wiped_out(u))
             events.append(UnitRemoved(u.id, "destroyed"))
     return state, events
 
 
+def lost_this_turn(state: ValkyrxState, u: Unit) -> float:
+    """Everything the unit lost this turn, as its health bar fell (VX-15-22): its casualties
+    (``casualties_turn``: combat, shooting, spells, quicksand, a Troll, the plague, the Sand Worm, and all
+    that a removal took), and a wizard's cost of casting, which is no casualty for morale (VX-10-15,
+    VX-11-04) but a loss all the same."""
+    cost = rules_config().magic.cast_cost if u.type.has("wizard") and u.cast_turn == state.turn else 0.0
+    return u.casualties_turn + cost
+
+
 def report(state: ValkyrxState) -> CombatReport:
-    """The health-bar report: every unit's strength, casualties this turn and morale level."""
+    """The health-bar report: every unit's strength, everything it lost this turn and its morale level."""
     lines = tuple(
         ReportLine(
             unit=u.id,
@@ -338,7 +347,7 @@ def report(state: ValkyrxState) -> CombatReport:
             side=("light", "darkness")[u.owner],
             strength=round(u.strength, 3),
             start=u.start_strength,
-            casualties=round(u.casualties_turn, 3),
+            casualties=round(lost_this_turn(state, u), 3),
             morale=round(u.spirit, 3),
             level=morale_status(u.spirit) if u.in_play else "-",
             status=("hidden" if u.hidden else "routed" if u.routed else u.status) if u.in_play else u.status,
@@ -461,5 +470,5 @@ def temple_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
         until = state.turn + rules_config().abilities.temple_turns
         state = state.with_unit(replace(unit, temple_until=until))
         return state, [TemplePrayer(uid, True, until)]
-    state = state.with_unit(replace(unit, status="destroyed", strength=0.0))
+    state = state.with_unit(wiped_out(unit))
     return state, [TemplePrayer(uid, False, 0), UnitRemoved(uid, "destroyed")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.events import TerrainCasualties
@@ -23,6 +24,22 @@ def received(state: ValkyrxState, unit: Unit, cas: float) -> float:
     if warded(state, unit):
         cas *= rules_config().combat.temple_receive_factor
     return min(max(cas, 0.0), unit.strength)
+
+
+def wiped_out(unit: Unit, **changes: Any) -> Unit:
+    """The unit destroyed outright: everything it had left counts as this turn's loss, for the report.
+
+    A removal (Sleep's slaughter, the earthquake, lava, the Grima's strike, Armageddon ...) takes no amount
+    to halve, but the men or the share it takes are lost all the same: the health-bar report counts them
+    (VX-15-22). The unit is off the table, so its morale, which ``casualties_turn`` also feeds, is moot.
+    """
+    return replace(
+        unit,
+        status="destroyed",
+        strength=0.0,
+        casualties_turn=unit.casualties_turn + unit.strength,
+        **changes,
+    )
 
 
 def sink(state: ValkyrxState, unit: Unit) -> tuple[Unit, list[TerrainCasualties]]:

@@ -87,6 +87,10 @@ def why_not_move(
     """Why the seat may not move this unit now (an unlit unit, VX-03-02), or None if it may."""
     if unit.in_reserve:
         return "it is a late troop, not yet on the table: it comes on with Add troops (VX-15-24)"
+    if unit.hidden and unit.in_play:  # off the table, but still in the game (section 12)
+        if unit.type.has("stealth"):
+            return "she is hidden: the table moves her by herself after her quarry; reveal her to command her"
+        return "it is underground: it takes only Tunnel and Surface orders"
     if not unit.on_table:
         return "it is no longer on the table"
     if unit.commander != seat:

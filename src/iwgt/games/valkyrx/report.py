@@ -13,7 +13,7 @@ from iwgt.core.protocol import JSON, Event, Seat, visible_events
 from iwgt.games.valkyrx import events as ev
 from iwgt.games.valkyrx.observe import observe
 from iwgt.games.valkyrx.state import ValkyrxState
-from iwgt.games.valkyrx.words import Names, ValkyrxWords, infection
+from iwgt.games.valkyrx.words import Names, ValkyrxWords, infection, whole
 
 LEVEL_STYLE = {
     "High": "bold green",
@@ -111,11 +111,19 @@ def _plague_story(console: Console, name: Names, infections: Sequence[tuple[int,
         console.print(f"  {escape(infection(turn, name(unit), name(source), by_spell))}")
 
 
+def _lost(casualties: float, start: float) -> str:
+    """This turn's loss in whole men (``7``, ``<1`` for a sliver), or a character's share (``16%``)."""
+    k = whole(casualties) if start > 1 else whole(100 * casualties)
+    k_text = "<1" if k == 0 and casualties > 0 else str(k)
+    return k_text if start > 1 else f"{k_text}%"
+
+
 def _report(console: Console, turn: int, lines: Sequence[ev.ReportLine]) -> None:
     table = Table(
         title=f"Report after the combat round of turn {turn}",
         caption="men: men left of the starting complement (a character: the share of its defence left); "
-        "lost: this turn; level: morale status, or what became of the unit",
+        "lost: everything lost this turn (combat, shooting, spells, the Sand Worm, the plague, quicksand); "
+        "level: morale status, or what became of the unit",
         pad_edge=False,
     )
     for col, j in (("unit", "left"), ("side", "left"), ("strength", "left"), ("men", "right"),
@@ -125,8 +133,12 @@ def _report(console: Console, turn: int, lines: Sequence[ev.ReportLine]) -> None
         if line.status in ("destroyed", "fled", "left") and line.casualties == 0:
             continue  # gone in an earlier turn; the turn it went, an event line said so
         style = LEVEL_STYLE.get(line.level, "dim")
-        men = f"{line.strength:.0f}/{line.start:.0f}" if line.start > 1 else f"{100 * line.strength:.0f}%"
-        lost = f"{line.casualties:.1f}" if line.start > 1 else f"{100 * line.casualties:.0f}%"
+        men = (
+            f"{whole(line.strength)}/{whole(line.start)}"
+            if line.start > 1
+            else f"{whole(100 * line.strength)}%"
+        )
+        lost = _lost(line.casualties, line.start)
         level = line.level if line.status in ("active",) else line.status
         label = f"{line.name} ({'LD'[line.side == 'darkness']}{line.unit})"
         if line.infected:

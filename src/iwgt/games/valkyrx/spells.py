@@ -31,7 +31,7 @@ from iwgt.games.valkyrx.events import (
     UnitRemoved,
     UnitRestored,
 )
-from iwgt.games.valkyrx.losses import received
+from iwgt.games.valkyrx.losses import received, wiped_out
 from iwgt.games.valkyrx.spellbook import Spell, spells
 from iwgt.games.valkyrx.state import Casting, Enchantment, Infection, Pending, Unit, ValkyrxState, Verdict
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, within
@@ -434,7 +434,7 @@ def _finish(state: ValkyrxState, spell: Spell, casting: Casting, faces: tuple[in
         for uid, face in zip(casting.units, faces, strict=True):
             u = state.units[uid]
             if face == 1 and u.in_play:
-                state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+                state = state.with_unit(wiped_out(u))
                 events.append(UnitRemoved(uid, "swallowed by the earthquake"))
     state, more = _record(state, spell, casting, ())
     return state, events + more
@@ -452,7 +452,7 @@ def apply_effect(state: ValkyrxState, spell: Spell, casting: Casting, faces: tup
             sleepers = []
             for uid in units:
                 if uid in engaged:  # VX-SP-SLEEP-3: slaughtered where they lie
-                    state = state.with_unit(replace(state.units[uid], status="destroyed", strength=0.0))
+                    state = state.with_unit(wiped_out(state.units[uid]))
                     events.append(UnitRemoved(uid, "slaughtered in its sleep"))
                 else:
                     sleepers.append(uid)
@@ -508,7 +508,7 @@ def apply_effect(state: ValkyrxState, spell: Spell, casting: Casting, faces: tup
                 state = replace(state, denied=(*state.denied, uid))
         case "dismiss_dead":
             for uid in units:
-                state = state.with_unit(replace(state.units[uid], status="destroyed", strength=0.0))
+                state = state.with_unit(wiped_out(state.units[uid]))
                 events.append(UnitRemoved(uid, "dismissed from the battlefield"))
         case "armageddon":
             pass
@@ -549,7 +549,7 @@ def _damage(state: ValkyrxState, caster: int, spell: Spell, units: Iterable[int]
     for uid in units:
         u = state.units[uid]
         if spell.id == "fire" and u.type.has("wickerwork"):  # VX-SP-FIRE-3
-            state = state.with_unit(replace(u, status="destroyed", strength=0.0, burned=state.turn))
+            state = state.with_unit(wiped_out(u, burned=state.turn))
             events.append(UnitRemoved(uid, "burnt to ashes"))
             continue
         cas = received(state, u, damage / (u.type.defence * defence_factor(state, u)))  # VX-05-11
@@ -575,7 +575,7 @@ def crack_titans(state: ValkyrxState) -> tuple[ValkyrxState, list[Event]]:
             and u.burned > 0
             and not is_shielded(state, u.id)
         ):
-            state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+            state = state.with_unit(wiped_out(u))
             events += [TitanCracked(u.id), UnitRemoved(u.id, "cracked by fire and ice")]
     return state, events
 
@@ -673,7 +673,7 @@ def spread_lava(state: ValkyrxState) -> Flow:
                     and not lava_proof(u)
                     and not is_shielded(state, u.id)
                 ):
-                    state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+                    state = state.with_unit(wiped_out(u))
                     events.append(UnitRemoved(u.id, "engulfed by the lava"))
     return state, events
 
@@ -697,7 +697,7 @@ def armageddon_answered(state: ValkyrxState, caster: int, face: int) -> Flow:
     events: list[Event] = [ArmageddonRolled(caster, True)]
     for u in state.units:
         if u.in_play:
-            state = state.with_unit(replace(u, status="destroyed", strength=0.0))
+            state = state.with_unit(wiped_out(u))
             events.append(UnitRemoved(u.id, "Armageddon"))
     result = Verdict(
         None, f"Armageddon: {state.units[caster].type.name} destroyed everything on the battlefield"

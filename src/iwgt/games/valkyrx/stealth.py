@@ -20,7 +20,7 @@ from iwgt.games.valkyrx.events import (
     UnitRevealed,
     WormSurfaced,
 )
-from iwgt.games.valkyrx.losses import received
+from iwgt.games.valkyrx.losses import received, wiped_out
 from iwgt.games.valkyrx.movement import allowance
 from iwgt.games.valkyrx.spells import is_shielded, lava_cells, open_ground
 from iwgt.games.valkyrx.state import Pending, Unit, ValkyrxState
@@ -168,7 +168,7 @@ def worm_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
         left = victim.strength - swallowed
         hit = replace(victim, strength=left, casualties_turn=victim.casualties_turn + swallowed)
         if hit.is_spent:
-            hit = replace(hit, status="destroyed", strength=0.0)
+            hit = wiped_out(hit)
             events.append(UnitRemoved(victim.id, "swallowed by the Sand Worm"))
         state = state.with_unit(hit)
         occ = state.occupancy()
@@ -194,7 +194,7 @@ def sunstroke(state: ValkyrxState) -> Flow:
         if is_worm(u) and u.on_table:
             turns = u.surface_turns + 1
             if turns >= limit:
-                state = state.with_unit(replace(u, surface_turns=turns, status="destroyed", strength=0.0))
+                state = state.with_unit(wiped_out(u, surface_turns=turns))
                 events.append(UnitRemoved(u.id, "sunstroke"))
             else:
                 state = state.with_unit(replace(u, surface_turns=turns))
@@ -264,7 +264,7 @@ def grima_answered(state: ValkyrxState, uid: int, face: int) -> Flow:
     )
     events: list[Event] = [GrimaStruck(uid, prey.id, success)]
     if success:
-        state = state.with_unit(replace(prey, status="destroyed", strength=0.0))
+        state = state.with_unit(wiped_out(prey))
         events.append(UnitRemoved(prey.id, "slain by the Grima"))
     state = state.with_unit(replace(state.units[uid], quarry=None))
     return state, events

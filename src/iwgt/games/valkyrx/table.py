@@ -71,11 +71,12 @@ from iwgt.games.valkyrx.actions import Action, CastSpell, Move
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.forecast import Forecast, melee_forecast, missile_forecast, spell_forecast
 from iwgt.games.valkyrx.game import ValkyrxGame
-from iwgt.games.valkyrx.movement import destinations, is_ground
+from iwgt.games.valkyrx.movement import destinations, is_ground, why_not_move
 from iwgt.games.valkyrx.scenario import SIDES
 from iwgt.games.valkyrx.spellbook import spells
 from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
+from iwgt.games.valkyrx.words import Names, stealth_note
 from iwgt.geometry.hexgrid import Hex, distance, hex_to_offset, neighbours, offset_to_hex, ring
 
 COMBAT_MS: Final = 3000
@@ -325,6 +326,10 @@ class ValkyrxAdapter:
         st = _state(state)
         out: JSON = {"type": "selection", "unit": unit_id, "moves": [], "lights": [], "previews": []}
         moves = [a for a in self._legal.get(game, st, seat) if isinstance(a, Move) and a.unit == unit_id]
+        if 0 <= unit_id < len(st.units):
+            note = self._note(game, st, seat, unit_id, bool(moves))
+            if note is not None:
+                out["note"] = note  # always answered: a piece picked up with no move says why
         if not moves:
             return out  # not the seat's to move now, or no such unit: nothing lights
         unit = st.units[unit_id]
@@ -349,6 +354,23 @@ class ValkyrxAdapter:
             for f in best
         ]
         return out
+
+    def _note(self, game: AnyGame, st: ValkyrxState, seat: Seat, unit_id: int, movable: bool) -> str | None:
+        """What the picked-up unit does by itself and what the seat may do (the Grima, the Sand Worm), or why
+        it cannot move now; None for a unit with moves and nothing more to say (from its observation)."""
+        obs = game.observe(st, seat)
+        u = next((x for x in obs["units"] if x["id"] == unit_id), None)
+        if u is None:
+            return None
+        note = stealth_note(u, Names(obs), seat)
+        if note is not None or movable:
+            return note
+        if game.to_move(st) != seat:
+            return f"{u['name']} cannot move now: it is not your turn to act."
+        if st.phase != "movement":
+            return f"{u['name']} cannot move now: units move in the movement phase."
+        why = why_not_move(st, st.units[unit_id], seat)
+        return f"{u['name']} cannot move now: {why or 'it has nowhere to go'}."
 
     def _selection_forecasts(self, st: ValkyrxState, unit_id: int, moves: Sequence[Move]) -> list[Forecast]:
         """Per visible enemy, the heaviest expected blow among the unit's contact moves and its volley."""
@@ -474,6 +496,7 @@ class ValkyrxAdapter:
         """The character cards (VX-15-07) from the seat's observation: nothing it may not see."""
         types = unit_types()
         worm_limit = rules_config().stealth.worm_surface_turns
+        names = Names(observation)
         out: list[JSON] = []
         for u in observation["units"]:
             t = types[u["type"]]
@@ -494,6 +517,9 @@ class ValkyrxAdapter:
                 "status": u["status"],
                 "border": _BORDERS.get(u["level"]) if active else None,  # VX-15-15
             }
+            note = stealth_note(u, names, seat)
+            if note is not None:
+                card["note"] = note  # what the Grima or the worm does by itself, and what the owner may do
             if t.has("flyer"):
                 card["flying"] = bool(u["airborne"])  # VX-15-09, VX-15-10: red wings aloft
             if t.has("stealth"):

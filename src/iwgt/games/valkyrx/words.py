@@ -14,6 +14,7 @@ morale), and the two secret events no player may ever see (the end-of-game story
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -21,6 +22,7 @@ from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.games.valkyrx import events as ev
 from iwgt.games.valkyrx.facts import SIDE_TITLES
 from iwgt.games.valkyrx.spellbook import spells
+from iwgt.games.valkyrx.units import unit_types
 
 SILENT: Final[frozenset[type[Event]]] = frozenset(
     {
@@ -39,8 +41,31 @@ _REMOVED: Final = {"destroyed": "is destroyed", "fled": "flees the field", "left
 
 
 def number(x: float) -> str:
-    """A count of men or casualties to one decimal, a whole one without it (``66.7``, ``2``, ``15``)."""
-    return f"{x:.1f}".removesuffix(".0")
+    """A number to one decimal, a whole one without it (``66.7``, ``2``, ``15``); never ``-0``."""
+    text = f"{x:.1f}".removesuffix(".0")
+    return "0" if text == "-0" else text
+
+
+def whole(x: float) -> int:
+    """A count of men, rounded half up to a whole man (a body unit fights in whole men, not 7.3 of them)."""
+    return math.floor(x + 0.5)
+
+
+def plural(k: int, word: str, many: str | None = None) -> str:
+    """``1 casualty``, ``2 casualties``, ``0 men``."""
+    return f"{k} {word if k == 1 else many or word + 's'}"
+
+
+def amount(x: float, *, character: bool, noun: str = "man", nouns: str = "men") -> str:
+    """A loss or a gain in the words a player counts: whole men for a body unit (``7 men``, ``1 man``, ``under
+    1 man`` for a sliver), a share of itself for a character (``16% of its strength``, ``under 1% ...``)."""
+    if x <= 0:
+        return f"no {nouns}" if not character else "nothing"
+    if character:
+        pct = whole(100 * x)
+        return "under 1% of its strength" if pct == 0 else f"{pct}% of its strength"
+    k = whole(x)
+    return f"under 1 {noun}" if k == 0 else plural(k, noun, nouns)
 
 
 def cell(c: Sequence[int] | None) -> str:
@@ -78,10 +103,60 @@ class Names:
         letter = "LD"[owner] if owner in (0, 1) else "?"
         return f"{u['name']} ({letter}{u['id']})"
 
+    def character(self, uid: Any) -> bool:
+        """Whether the unit is one figure (a character, a war machine): its strength is a share of itself."""
+        u = self.units.get(uid) if isinstance(uid, int) else None
+        return u is not None and float(u.get("start") or 0) <= 1.0
+
+    def loss(self, uid: Any, x: float, noun: str = "man", nouns: str = "men") -> str:
+        """``amount`` for this unit: whole men, or a character's share of itself."""
+        return amount(x, character=self.character(uid), noun=noun, nouns=nouns)
+
     def hidden(self, uid: Any) -> bool:
         """Whether the unit is hidden from this seat (its observation gives no cell for it)."""
         u = self.units.get(uid) if isinstance(uid, int) else None
         return u is not None and bool(u.get("hidden")) and u.get("cell") is None
+
+
+def stealth_note(u: JSON, name: Names, seat: Seat | None) -> str | None:
+    """What the Grima or the Sand Worm is doing and what the seat may do about it (section 12), for its card
+    and for the move screen when it is picked up; None for any other unit. Only what the seat's observation
+    gives: her quarry is her owner's (VX-12-05), and the enemy learns nothing of where she is (VX-12-06)."""
+    traits = unit_types()[u["type"]].traits if u.get("type") in unit_types() else ()
+    mine = seat is not None and u.get("owner") == seat
+    hidden = bool(u.get("hidden"))
+    if u.get("status") != "active":
+        return None
+    if "stealth" in traits:
+        if not mine:
+            return (
+                "Hidden: she hunts one of your characters unseen, and appears only to strike."
+                if hidden
+                else None
+            )
+        if not hidden:
+            return "Visible: she moves like any unit. Conceal her and the table moves her by herself, unseen."
+        quarry = u.get("quarry")
+        if quarry is None:
+            does = "she waits unseen where she is until you choose whom she follows (tap Stealth)"
+        else:
+            does = (
+                f"she moves by herself at the end of your movement phase, after {name(quarry)}, and strikes "
+                "when she reaches it"
+            )
+        can = (
+            "Reveal her to command her again."
+            if not u.get("moved")
+            else "She has moved this turn: Reveal her in your next movement phase to command her again."
+        )
+        return f"Hidden: {does}. {can}"
+    if "burrower" in traits and hidden:
+        if not mine:
+            return "Underground: he travels unseen, and may break the surface anywhere."
+        return (
+            "Underground: he moves by your orders only: Tunnel (unseen), or Surface to swallow what is there."
+        )
+    return None
 
 
 def infection(turn: int, unit: str, source: str, by_spell: bool) -> str:
@@ -94,8 +169,16 @@ class ValkyrxWords:
     """The words of Days of the Valkyrx (``GamePlugin.words``)."""
 
     def action(self, action: JSON, actor: Seat, observation: JSON, seat: Seat | None) -> str | None:
-        """ "The Light: moves Orc Warriors (D3) to [4, 5] (charge).": the actor's side, then the order."""
+        """ "The Light: moves Orc Warriors (D3) to [4, 5] (charge).": the actor's side, then the order.
+
+        A step the movement timer took (the server marks its action ``"timeout": true``, VX-15-14) says that
+        the time ran out, not that the player chose to end the phase.
+        """
+        if action.get("timeout") and action.get("type") == "end_phase":
+            return f"{_cap(side(actor))}: the movement timer runs out, and the phase ends."
         said = self._order(action, Names(observation))
+        if said and action.get("timeout"):
+            said += " (the movement timer ran out)"
         return f"{_cap(side(actor))}: {said}." if said else None
 
     def _order(self, a: JSON, name: Names) -> str:
@@ -158,18 +241,19 @@ def _sentence(e: Event, n: Names) -> str | None:
         case ev.UnitMoved():
             return f"{n(e.unit)} is routed and falls back to {cell(e.to)}." if e.compulsory else None
         case ev.TerrainCasualties():
-            return f"{n(e.unit)} loses {number(e.casualties)} in the {e.feature}."
+            return f"{n(e.unit)} loses {n.loss(e.unit, e.casualties)} in the {e.feature}."
         case ev.TemplePrayer():
             verdict = f"the gods answer until turn {e.until}" if e.success else "thrown into the void"
             return f"{n(e.unit)} prays at the Temple: {verdict}."
         case ev.TrollDevoured():
-            return f"{n(e.troll)} devours {number(e.casualties)} of {n(e.victim)}."
+            return f"{n(e.troll)} devours {n.loss(e.victim, e.casualties)} of {n(e.victim)}."
         case ev.ContactMade():
             late = " (arrived late: they fight from next turn)" if e.deferred else ""
             return f"Contact: {n(e.a)} and {n(e.b)}{late}."
         case ev.AttackResolved():
             verb = "shoots at" if e.mode == "missile" else "fights"
-            return f"{n(e.attacker)} {verb} {n(e.target)}: {number(e.casualties)} casualties."
+            hurt = n.loss(e.target, e.casualties, "casualty", "casualties")
+            return f"{n(e.attacker)} {verb} {n(e.target)}: {hurt}."
         case ev.CloseCombatOutcome():
             return f"{n(e.winner)} wins the combat against {n(e.loser)}."
         case ev.UnitRouted():
@@ -180,7 +264,7 @@ def _sentence(e: Event, n: Names) -> str | None:
             how = _REMOVED.get(e.why)
             return f"{n(e.unit)} {how}." if how else f"{n(e.unit)} is removed from the table: {e.why}."
         case ev.DeadRaised():
-            return f"{number(e.raised)} of the slain rise to march with {n(e.unit)}."
+            return f"{_cap(amount(e.raised, character=False))} of the slain rise to march with {n(e.unit)}."
         case ev.CombatReport():
             return f"Combat report of turn {e.turn}."
         case ev.GameOver():
@@ -200,9 +284,9 @@ def _sentence(e: Event, n: Names) -> str | None:
         case ev.SpellEnded():
             return f"{spell_name(e.spell)} of {n(e.caster)} ends: {e.why}."
         case ev.SpellCasualties():
-            return f"{n(e.unit)} loses {number(e.casualties)} to {spell_name(e.spell)}."
+            return f"{n(e.unit)} loses {n.loss(e.unit, e.casualties)} to {spell_name(e.spell)}."
         case ev.UnitRestored():
-            return f"{n(e.unit)} is restored by {number(e.restored)}."
+            return f"{n(e.unit)} is restored by {n.loss(e.unit, e.restored)}."
         case ev.UnitTransported():
             return f"{n(e.unit)} passes through the portal from {cell(e.frm)} to {cell(e.to)}."
         case ev.LavaSpread():
@@ -213,7 +297,7 @@ def _sentence(e: Event, n: Names) -> str | None:
         case ev.UnitInfected():
             return f"{n(e.unit)} catches the plague."
         case ev.PlagueLosses():
-            return f"{n(e.unit)} loses {number(e.casualties)} to the plague."
+            return f"{n(e.unit)} loses {n.loss(e.unit, e.casualties)} to the plague."
         case ev.PlagueCured():
             return f"{n(e.unit)} is cured of the plague."
         case ev.PlagueChain():
@@ -233,7 +317,11 @@ def _sentence(e: Event, n: Names) -> str | None:
             verdict = "and kills" if e.success else "and fails: they fight"
             return f"{n(e.unit)} strikes at {n(e.quarry)} {verdict}."
         case ev.WormSurfaced():
-            meal = f", swallowing {number(e.swallowed)} of {n(e.victim)}" if e.victim is not None else ""
+            meal = (
+                f", swallowing {n.loss(e.victim, e.swallowed)} of {n(e.victim)}"
+                if e.victim is not None
+                else ""
+            )
             return f"{n(e.unit)} breaks the surface at {cell(e.cell)}{meal}."
     return None
 
