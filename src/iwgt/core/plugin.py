@@ -3,10 +3,10 @@
 The rules (``Game``) say what may happen; the plug-in adds what the table, the server, the command line, the
 bots and the browser need of the game: its bot, its table adapter (lights, options, selections, previews,
 cards, reports), its words (every action and event in a sentence, once), its catalogue for the touchscreen,
-its turn-by-turn report, its extra commands and the folder of its browser screen. Each game ships one
-plug-in object and registers it under the ``iwgt.games`` entry point group (``pyproject.toml``), so that a
-game could live in a distribution of its own; the core registry (``iwgt.core.registry``) is the only code
-that resolves a game by name. (python-chess's variant classes carry
+its turn-by-turn report, its extra commands, its help at the table and the folder of its browser screen.
+Each game ships one plug-in object and registers it under the ``iwgt.games`` entry point group
+(``pyproject.toml``), so that a game could live in a distribution of its own; the core registry
+(``iwgt.core.registry``) is the only code that resolves a game by name. (python-chess's variant classes carry
 every facet in one object; a boardgame.io game is one object the framework consumes whole.)
 
 Everything here is built lazily: listing the games reads only their declared facts, and a server that plays
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the command-line types are needed only by the games that ad
     import typer
     from rich.console import Console
 
+    from iwgt.core.help import GameHelp
     from iwgt.core.table import TableAdapter
 
 AnyGame = Game[Any, Any]
@@ -157,6 +158,19 @@ class GamePlugin:
     def summary(self, state: Any) -> JSON:
         """Extra keys of a finished headless game's JSON summary (for example each side's coins)."""
         return {}
+
+    def help(self) -> GameHelp | None:
+        """The game's help at the table (how to play, a topic for each thing a player can tap, first-game
+        guides), built once (``build_help``), or None: then the table says the game has no help yet."""
+        if "help" not in self._built:
+            self._built["help"] = self.build_help()
+        found: GameHelp | None = self._built["help"]
+        return found
+
+    def build_help(self) -> GameHelp | None:
+        """Build the game's help (called once, lazily), usually ``core.help.load_help`` on the package's
+        ``data/help.toml`` with the profiles of the game's own data; None if the game has none."""
+        return None
 
     def notation(self, state: Any) -> str | None:
         """The position in the game's compact text notation (FEN-like), or None if the game has none."""

@@ -12,6 +12,7 @@ from iwgt.games.valhalla.facts import FACTS
 if TYPE_CHECKING:
     import typer
 
+    from iwgt.core.help import GameHelp
     from iwgt.core.table import TableAdapter
 
 
@@ -65,6 +66,12 @@ class ValhallaPlugin(GamePlugin):
     def summary(self, state: Any) -> JSON:
         """Each side's coins at the end (VH-WL-01..08)."""
         return {"coins": list(state.coins)}
+
+    def build_help(self) -> GameHelp:
+        """Help at the table: how to play, a topic for everything a player may tap, the first-game guide."""
+        from iwgt.games.valhalla.help import game_help
+
+        return game_help()
 
     def notation(self, state: Any) -> str:
         """The position in the game's one-line notation (grammar: ``iwgt.games.valhalla.notation``)."""

@@ -12,6 +12,7 @@ from iwgt.games.valkyrx.facts import FACTS
 if TYPE_CHECKING:
     import typer
 
+    from iwgt.core.help import GameHelp
     from iwgt.core.table import TableAdapter
 
 
@@ -61,6 +62,12 @@ class ValkyrxPlugin(GamePlugin):
         from iwgt.games.valkyrx.cli import commands
 
         return commands()
+
+    def build_help(self) -> GameHelp:
+        """Help at the table: how to play, a topic for everything a player may tap, the first-game guide."""
+        from iwgt.games.valkyrx.help import game_help
+
+        return game_help()
 
     def notation(self, state: Any) -> str:
         """The position in the game's one-line notation (grammar: ``iwgt.games.valkyrx.notation``)."""
