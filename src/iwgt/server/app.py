@@ -576,6 +576,11 @@ class Connection:
             if not isinstance(version, int) or isinstance(version, bool) or version < 0:
                 raise _Refusal("malformed", "'version' must be the version of the view the screen shows")
             table.ready(seat, version)
+        elif kind == "undo":  # take back the seat's last step, or ask the other player (docs/protocol.md)
+            await self._acknowledge(msg, await table.live.ask_undo(self._seat(msg), self._client_id(msg)))
+        elif kind == "undo_answer":
+            seat, allow = self._seat(msg), msg.get("allow")
+            await self._acknowledge(msg, await table.live.answer_undo(seat, allow, self._client_id(msg)))
         elif kind == "quit":
             if not screen.seats:
                 raise _Refusal("unauthorized", "a spectator cannot quit the game")

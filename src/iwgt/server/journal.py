@@ -3,6 +3,11 @@
 One writer connection per file, WAL mode with ``synchronous=FULL``: a step the server has acknowledged
 survives a killed process and a power cut. The journal holds whole records (hidden facts included): it is
 the table owner's save file, never sent to a seat as it is.
+
+Rows are only ever appended: an undo is a row of its own (origin ``"undo"``, ``UNDO``) that takes back the
+step before it, so the journal keeps every accepted action, the ones taken back included, and loading it
+folds the rows in order (``LiveTable.load``). A row's ``seq`` counts every row, undos too: it is the table's
+version, which never goes back.
 """
 
 from __future__ import annotations
@@ -85,6 +90,11 @@ class TableRow:
     turn: int | Unrecorded | None = UNRECORDED  # the game's turn at its last step, as the lobby lists it
 
 
+UNDO = "undo"
+"""The origin of an undo row: its seat took back the last step (``{"type": "undo", "step": n}``, n the step's
+number in the game), and its digest is the state's after."""
+
+
 @dataclass(frozen=True, slots=True)
 class StepRow:
     """One journalled step: who acted (-1 the dice), the action's JSON, the state digest after it, and why."""
@@ -93,7 +103,7 @@ class StepRow:
     seat: int
     action: dict[str, Any]
     digest: str
-    origin: str  # "player", "bot", "timer", "die" (a physical die entered) or "auto" (the table's dice)
+    origin: str  # "player", "bot", "timer", "die" (a physical die entered), "auto" (the table's dice), "undo"
     client_id: str | None = None
 
 
@@ -257,7 +267,7 @@ class Journal:
         return None if r is None else _table_row(r)
 
     def steps(self, table_id: str) -> list[StepRow]:
-        """A table's steps in order."""
+        """A table's rows in order: its steps, and its undos where they were made."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT seq, seat, action, digest, origin, client_id FROM steps"
@@ -267,11 +277,13 @@ class Journal:
         return [StepRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5]) for r in rows]
 
     def step_count(self, table_id: str) -> int:
-        """How many steps a table has."""
+        """How many steps a table's game has: its rows, less each undo and the step it took back."""
         with self._lock:
-            return int(
-                self._db.execute("SELECT COUNT(*) FROM steps WHERE table_id = ?", (table_id,)).fetchone()[0]
-            )
+            row = self._db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(origin = ?), 0) FROM steps WHERE table_id = ?",
+                (UNDO, table_id),
+            ).fetchone()
+        return int(row[0]) - 2 * int(row[1])
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""

@@ -4,6 +4,12 @@ The order of every accepted step is fixed: the referee validates and folds it (t
 without touching the live state, the fold is **committed to the journal, then adopted**; only then does the
 caller acknowledge it and broadcast every screen's view. A failed commit changes nothing, the table's dice
 included (its rolls are given back), and a commit runs to its end even if its caller is cancelled.
+
+An undo takes back the last step within the referee's bounds (``Referee.undo_refusal``) and the table's own:
+only a person's seat, not while a bot has its turn, and with another person at the table only once one of
+them allows it (``ask_undo``, ``answer_undo``; the request is held in memory and lapses when the game moves
+on). It is journalled as a row of its own, so the table's ``version`` (the journal's row count) never goes
+back, while ``referee.version`` counts the game's steps.
 """
 
 from __future__ import annotations
@@ -15,16 +21,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from iwgt.core.chance import Die, SeededDice
-from iwgt.core.errors import RecordError
+from iwgt.core.errors import MalformedAction, RecordError
 from iwgt.core.plugin import AnyGame, GamePlugin
 from iwgt.core.protocol import CHANCE, JSON, Seat, Status
 from iwgt.core.record import GameRecord
-from iwgt.core.referee import BY_HAND, PLAYER, TABLE_DICE, Fold, Referee, Step
+from iwgt.core.referee import BY_HAND, GAME_OVER, PLAYER, TABLE_DICE, Fold, Referee, Step, Undo, UndoRefused
 from iwgt.core.registry import get_plugin
 from iwgt.server.errors import TableError
-from iwgt.server.journal import Journal, StepRow, TableRow
-from iwgt.server.snapshot import Batch, Snapshot
+from iwgt.server.journal import UNDO, Journal, StepRow, TableRow
+from iwgt.server.snapshot import Batch, Snapshot, UndoFacts
 from iwgt.server.writer import JournalWriter
+
+BOT_TURN = "the bot has its turn"
+"""Why an undo is refused once the step ended a person's turn and a bot plays next (it acts at once)."""
+
+WAITING = "your undo waits for the other player's answer"
 
 LOG_BATCHES = 20
 """How many recent steps (a player's action with the dice that followed it) a view's log shows."""
@@ -36,6 +47,7 @@ class Accepted:
 
     version: int
     repeated: bool = False
+    asked: bool = False  # an undo was asked for: it waits for another player's answer
 
 
 class LiveTable:
@@ -69,6 +81,11 @@ class LiveTable:
         self.client_ids: dict[str, int] = {}  # a client's message id -> the version its step was committed as
         self.history: deque[Batch] = deque(maxlen=LOG_BATCHES)
         self.lock = asyncio.Lock()
+        self.rows = 0  # the journal's rows for this table: its version (steps and undos)
+        self.request: tuple[Seat, int] | None = (
+            None  # a seat's undo waiting for consent, and at which version
+        )
+        self.declined: tuple[Seat, int] | None = None  # a seat's undo just declined, and at which version
 
     # -- where the game stands ----------------------------------------------------------------------------
 
@@ -79,8 +96,8 @@ class LiveTable:
 
     @property
     def version(self) -> int:
-        """How many steps are committed."""
-        return self.referee.version
+        """How many rows are committed (steps and undos): it only ever grows, and views and acks carry it."""
+        return self.rows
 
     @property
     def to_move(self) -> Seat | None:
@@ -118,22 +135,55 @@ class LiveTable:
             dice=self.row.dice,
             status=self.status,
             result=self.result,
+            undo=self.undo_facts(),
         )
 
     # -- loading -------------------------------------------------------------------------------------------
 
     def load(self, rows: Sequence[StepRow]) -> None:
-        """Fold the journal's steps into the game: the table's dice re-rolled, every seat, origin and digest
-        checked; a journal that does not reproduce is refused with the step it failed at."""
+        """Fold the journal's rows into the game: the table's dice re-rolled, every seat, origin and digest
+        checked, each undo taken where it was made; a journal that does not reproduce is refused with the row
+        it failed at."""
         for expected, row in enumerate(rows, start=self.version + 1):
             if row.seq != expected:
                 raise TableError("record", f"table {self.row.id}: step {row.seq} follows {expected - 1}")
+        start = 0
+        for i, row in enumerate(rows):
+            if row.origin == UNDO:
+                self._load_steps(rows[start:i])
+                self._load_undo(row)
+                start = i + 1
+        self._load_steps(rows[start:])
+
+    def _load_undo(self, row: StepRow) -> None:
+        """A journalled undo, taken again: the same seat's last step, and the same state after it."""
+        where = f"table {self.row.id}: row {row.seq}"
+        if row.action != {"type": "undo", "step": self.referee.version}:
+            raise TableError(
+                "record",
+                f"{where}: an undo of {row.action} where the game has taken {self.referee.version} steps",
+            )
+        try:
+            undo = self.referee.propose_undo(row.seat, check_reveals=False)  # it was allowed when made
+        except UndoRefused as exc:
+            raise TableError(
+                "record", f"{where}: seat {row.seat}'s undo cannot be taken: {exc.message}"
+            ) from None
+        if undo.digest != row.digest:
+            raise TableError(
+                "record", f"{where}: the undo leaves digest {undo.digest}, not the {row.digest} written"
+            )
+        self._adopt_undo(undo, row)
+
+    def _load_steps(self, rows: Sequence[StepRow]) -> None:
+        if not rows:
+            return
         try:
             taken = self.referee.load(
                 [Step(r.seat, r.action, r.digest) for r in rows],
                 [r.origin for r in rows],
                 source="the journal",
-                first=self.version + 1,
+                first=rows[0].seq,
             )
         except RecordError as exc:
             raise TableError("record", f"table {self.row.id}: {exc.message}") from None
@@ -150,6 +200,7 @@ class LiveTable:
             # followed the step (they were committed with it): the last step of its batch, not its first.
             if client_id is not None:
                 self.client_ids[client_id] = row.seq
+        self.rows = rows[-1].seq
 
     def opening_steps(self) -> list[StepRow]:
         """The dice a new table rolls before anyone acts (none in the shipped games, but allowed).
@@ -199,6 +250,106 @@ class LiveTable:
             await self._write(lambda j: j.set_status(self.row.id, "quit", turn))
             return True
 
+    # -- undo --------------------------------------------------------------------------------------------
+
+    def undo_refusal(self, seat: Seat) -> str | None:
+        """Why ``seat`` may not take back the last step now (the referee's bounds, the table's), or None."""
+        if self.status != "playing":
+            return GAME_OVER if self.status == "over" else "this game was quit"
+        if self.seat_kind(seat) != "human":
+            return "only a person's own steps are taken back"
+        why = self.referee.undo_refusal(seat)
+        if why is not None:
+            return why
+        to_move = self.referee.to_move
+        if to_move is not None and to_move != CHANCE and self.seat_kind(to_move) == "bot":
+            return BOT_TURN
+        return None
+
+    def undo_facts(self) -> UndoFacts:
+        """Who may take back the last step, why the others may not, and an undo waiting for an answer."""
+        humans = tuple(s for s, kind in enumerate(self.row.seats) if kind == "human")
+        by: Seat | None = None
+        reasons: list[tuple[Seat, str]] = []
+        for seat in humans:
+            why = self.undo_refusal(seat)
+            if why is None:
+                by = seat
+            else:
+                reasons.append((seat, why))
+        declined = self.declined[0] if self.declined and self.declined[1] == self.version else None
+        return UndoFacts(by, tuple(reasons), humans, self._pending(), declined)
+
+    def _pending(self) -> Seat | None:
+        """The seat whose undo waits for an answer; a request lapses as soon as the game moves on."""
+        if self.request is None or self.request[1] != self.version:
+            return None
+        return self.request[0]
+
+    def _needs_consent(self, seat: Seat) -> bool:
+        return any(kind == "human" and s != seat for s, kind in enumerate(self.row.seats))
+
+    async def ask_undo(self, seat: Seat, client_id: str | None) -> Accepted:
+        """Take back ``seat``'s last step, at once, or (with another person at the table) once allowed.
+
+        A refusal raises ``UndoRefused`` with the reason; an undo that must be allowed is held as a request
+        (``Accepted.asked``) that every view shows until another person answers or the game moves on.
+        """
+        async with self.lock:
+            if client_id is not None and client_id in self.client_ids:
+                return Accepted(self.client_ids[client_id], repeated=True)
+            why = self.undo_refusal(seat)
+            if why is not None:
+                raise UndoRefused(why)
+            if self._needs_consent(seat):
+                self.request, self.declined = (seat, self.version), None
+                if client_id is not None:
+                    self.client_ids[client_id] = self.version
+                return Accepted(self.version, asked=True)
+            await uncancellable(self._commit_undo(seat, client_id))
+            return Accepted(self.version)
+
+    async def answer_undo(self, seat: Seat, allow: Any, client_id: str | None) -> Accepted:
+        """Another person's answer to the undo waiting: allowed, it is taken; declined, it lapses."""
+        async with self.lock:
+            if client_id is not None and client_id in self.client_ids:
+                return Accepted(self.client_ids[client_id], repeated=True)
+            if not isinstance(allow, bool):
+                raise MalformedAction("'allow' must be true or false")
+            asker = self._pending()
+            if asker is None:
+                raise UndoRefused("no undo waits for an answer")
+            if seat == asker or self.seat_kind(seat) != "human":
+                raise TableError("unauthorized", "the other player answers an undo, not the one who asked")
+            self.request = None
+            if not allow:
+                self.declined = (asker, self.version)
+            else:
+                why = self.undo_refusal(asker)
+                if why is not None:
+                    raise UndoRefused(why)
+                await uncancellable(self._commit_undo(asker, client_id))
+                return Accepted(self.version)
+            if client_id is not None:
+                self.client_ids[client_id] = self.version
+            return Accepted(self.version)
+
+    async def _commit_undo(self, seat: Seat, client_id: str | None) -> None:
+        """Journal the undo as a row of its own, then take the step back."""
+        undo = self.referee.propose_undo(seat)
+        row = StepRow(self.rows + 1, seat, {"type": "undo", "step": undo.base}, undo.digest, UNDO, client_id)
+        await self._write(lambda j: j.append(self.row.id, [row], self.status, self.result))
+        self._adopt_undo(undo, row)
+
+    def _adopt_undo(self, undo: Undo, row: StepRow) -> None:
+        self.referee.adopt_undo(undo)
+        self.rows = row.seq
+        self.request = None
+        if self.history:
+            self.history.pop()  # the step's own log entry: an undone step leaves the recent log
+        if row.client_id is not None:
+            self.client_ids[row.client_id] = row.seq
+
     def _check_playing(self) -> None:
         if self.status == "quit":
             raise TableError("over", "this game was quit")
@@ -219,7 +370,7 @@ class LiveTable:
         rows = []
         for i, t in enumerate(fold.taken):
             s = t.step
-            seq = fold.base + 1 + i
+            seq = self.rows + 1 + i
             rows.append(StepRow(seq, s.seat, s.action, s.digest, t.origin, None if i else client_id))
         return rows
 
@@ -243,6 +394,7 @@ class LiveTable:
         if not rows:
             return
         self.referee.adopt(fold)
+        self.rows = rows[-1].seq
         first = rows[0]
         if first.client_id is not None:
             self.client_ids[first.client_id] = self.version
@@ -285,7 +437,7 @@ class LiveTable:
             "mode": self.row.mode,
             "dice": self.row.dice,
             "timer_seconds": self.row.timer_seconds,
-            "steps": self.version,
+            "steps": self.referee.version,
             "result": self.result,
         }
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from iwgt.core.protocol import JSON, Seat
 from iwgt.server.snapshot import Snapshot
-from iwgt.server.views import view_for
+from iwgt.server.views import undo_view, view_for
 
 
 @dataclass(eq=False, slots=True)
@@ -45,7 +45,9 @@ class Screens:
     def send_view(self, screen: Screen, snap: Snapshot) -> None:
         """Send one screen its view (a screen that just joined, or a retried message's answer)."""
         seat = screen.choose_view_seat(snap.to_move)
-        screen.send({**view_for(snap, seat), "seats": sorted(screen.seats)})
+        screen.send(
+            {**view_for(snap, seat), **undo_view(snap, screen.seats, seat), "seats": sorted(screen.seats)}
+        )
 
     def broadcast(self, snap: Snapshot) -> None:
         """Send every screen its own view."""
@@ -54,7 +56,8 @@ class Screens:
             seat = screen.choose_view_seat(snap.to_move)
             if seat not in cache:
                 cache[seat] = view_for(snap, seat)
-            screen.send({**cache[seat], "seats": sorted(screen.seats)})
+            # undo_view: what the screen's own seats may take back (a shared touchscreen holds several)
+            screen.send({**cache[seat], **undo_view(snap, screen.seats, seat), "seats": sorted(screen.seats)})
 
     def close(self, reason: str) -> None:
         """Tell every screen the table is gone."""

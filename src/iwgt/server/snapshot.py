@@ -30,6 +30,29 @@ class Batch:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoFacts:
+    """Who may take back the last step now, why the others may not, and an undo waiting for consent."""
+
+    by: Seat | None = None  # the seat that may take back the last step now (asking first if ``consent``)
+    reasons: tuple[tuple[Seat, str], ...] = ()  # every other human seat, and why it may not
+    humans: tuple[Seat, ...] = ()  # the seats people play: one of them answers another's undo
+    request: Seat | None = None  # the seat whose undo waits for another player's answer
+    declined: Seat | None = None  # the seat whose undo was just declined (until the game moves on)
+
+    def consent(self, seat: Seat) -> bool:
+        """Whether the seat's undo waits for another player's yes (another human plays at this table)."""
+        return any(h != seat for h in self.humans)
+
+    def reason(self, seat: Seat | None) -> str | None:
+        """Why the seat may not take back the last step now (None if it may)."""
+        if seat is None:
+            return "a spectator takes nothing back"
+        if seat == self.by:
+            return None
+        return dict(self.reasons).get(seat, "nothing to undo")
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     """All a seat's view is built from: the game, its state and version, the log, the timer, the die."""
 
@@ -45,3 +68,4 @@ class Snapshot:
     dice: str  # "table" or "physical"
     status: str  # "playing", "over" or "quit"
     result: JSON | None
+    undo: UndoFacts = UndoFacts()

@@ -6,7 +6,7 @@ carries them as JSON for the browser, and each log entry carries the game's sent
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from iwgt.core.plugin import sentences
 from iwgt.core.protocol import CHANCE, JSON, Seat
@@ -47,7 +47,44 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
         "dice": snap.dice,
         "status": snap.status,
         "result": snap.result,
+        **undo_view(snap, () if seat is None else (seat,), seat),
     }
+
+
+def undo_view(snap: Snapshot, seats: Iterable[Seat], seat: Seat | None) -> JSON:
+    """What a screen holding ``seats`` (showing ``seat``) may do about undo: ``can_undo`` and ``undo``.
+
+    ``undo.seat`` is the screen's seat that may take back the last step now (on a shared touchscreen, the
+    seat that just acted, though the screen already shows the next); ``reason`` says why not; ``consent``
+    whether another person must allow it; ``request`` an undo waiting for an answer, with ``answer_as``, the
+    screen's seat that may answer it (the same screen, when one touchscreen holds both seats).
+    """
+    u = snap.undo
+    held = sorted(seats)
+    by = u.by if u.by in held else None
+    request: JSON | None = None
+    if u.request is not None:
+        answer_as = next((s for s in held if s != u.request and s in u.humans), None)
+        request = {"seat": u.request, "answer_as": answer_as, "text": _last_words(snap, answer_as)}
+    return {
+        "can_undo": by is not None and u.request is None,
+        "undo": {
+            "seat": by,
+            "reason": None
+            if by is not None
+            else u.reason(seat if seat in held else (held[0] if held else None)),
+            "consent": by is not None and u.consent(by),
+            "request": request,
+            "declined": u.declined is not None and u.declined in held,
+        },
+    }
+
+
+def _last_words(snap: Snapshot, seat: Seat | None) -> list[str]:
+    """The step an undo would take back, in the game's words for the seat answering (its last log entry)."""
+    if not snap.log:
+        return []
+    return list(log_for(snap, seat)[-1]["text"])
 
 
 def log_for(snap: Snapshot, seat: Seat | None, observation: JSON | None = None) -> list[JSON]:
