@@ -31,6 +31,7 @@ from iwgt.core.registry import plugins
 from iwgt.server.catalogue import game_cards, game_data
 from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.errors import TableError, refuse
+from iwgt.server.help import game_help
 from iwgt.server.limits import RateLimiter
 from iwgt.server.live import Accepted
 from iwgt.server.manager import CreateRequest, TableManager
@@ -240,6 +241,14 @@ def create_app(settings: Settings) -> FastAPI:
         out = game_data(name)
         if out is None:
             raise HTTPException(404, f"no data for the game {name!r}")
+        return out
+
+    @app.get("/api/games/{name}/help")
+    async def help_for(name: str) -> JSON:
+        """A game's help at the table: how to play, its topics, its first-game guides."""
+        out = game_help(name)
+        if out is None:
+            raise HTTPException(404, f"no such game: {name!r}")
         return out
 
     async def body(request: Request) -> Any:
