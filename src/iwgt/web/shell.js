@@ -9,6 +9,7 @@ import { h, fill, icon } from "./dom.js";
 import { exportRecord, listGames, humanise } from "./api.js";
 import { toast, modal, confirmDialog } from "./ui.js";
 import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
+import { undoButton, showUndo } from "./undo.js";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" };
 const ILLEGAL_MS = 2000; // a refused place stays lit this long when the refusal gives no duration
@@ -179,6 +180,7 @@ export class Shell {
       h("footer", { class: "actionbar" }, this.elActions, h("div", { class: "spacer" }), this.elOptions));
     fill(this.root, this.elScreen);
     this.elScreen.querySelector(".top-right").prepend(soundButton()); // sound.js: the mute switch
+    this.elOptions.before(undoButton(this)); // undo.js: the Undo button of the action bar
   }
 
   /** The game's own parts go into the frame: its side panels round the prompt, its buttons, its overlays. */
@@ -297,6 +299,7 @@ export class Shell {
     this.timerEnd = view.timer && typeof view.timer.remaining === "number" ? now + view.timer.remaining * 1000 : null;
     if (this.game.onView) this.game.onView(view, { fresh, previous });
     this.render();
+    showUndo(this, view); // undo.js: the button's state, and the other player's question
     this.afterView();
   }
 
