@@ -6,6 +6,7 @@
 // prompts, cards and words through the hooks of docs/screen-shell.md; the shell names no game.
 
 import { h, fill, icon } from "./dom.js";
+import { TableHelp } from "./help.js";
 import { exportRecord, listGames, humanise } from "./api.js";
 import { toast, modal, confirmDialog } from "./ui.js";
 import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
@@ -147,6 +148,7 @@ export class Shell {
     this.build();
     this.game = new Screen(this);
     this.mountGame();
+    this.help = new TableHelp(this); // help.js: the Help button, "Tap for help" and the first-game guide
     this.tick = setInterval(() => this.everyTick(), TICK_MS);
   }
 
@@ -246,6 +248,7 @@ export class Shell {
 
   onWelcome(msg) {
     this.welcome = msg;
+    this.help.welcome(msg); // help.js: the game's help, and the guide for a newcomer's first game
     const table = msg.table || {};
     if (table.title) document.title = `${table.title}: Intelligent Wargames Table`;
     if (!this.scenarioTitles.size) {

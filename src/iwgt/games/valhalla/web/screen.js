@@ -320,6 +320,25 @@ export class Screen {
     ];
   }
 
+  /** "Tap for help" (docs/screen-shell.md): the topic of a tapped marker, figure, thing, piece of ground or panel. */
+  helpTopic(el) {
+    const id = (sel) => { const at = el.closest(sel); return at ? at.dataset.testid || "" : null; };
+    if (id("[data-testid^='vh-shock-']") !== null) return "marker:shock";
+    if (id("[data-testid^='vh-wound-']") !== null) return "marker:wound";
+    if (id("[data-testid^='vh-baggage-']") !== null) return "thing:baggage";
+    if (id("[data-testid^='vh-thing-']") !== null) return "thing:carried";
+    const fig = el.closest("[data-figure], [data-testid^='vh-roster-']");
+    if (fig) {
+      const f = this.figure(Number(fig.dataset.figure ?? fig.dataset.testid.slice("vh-roster-".length)));
+      return f ? `figure:${f.kind}` : null;
+    }
+    const ground = el.closest("[data-kind]");
+    if (ground) return `terrain:${ground.dataset.kind}`;
+    if (id("[data-testid='vh-coins']") !== null) return "thing:coins";
+    if (id("[data-testid='vh-hands']") !== null) return "phase:activate";
+    return null;
+  }
+
   // ---------------------------------------------------------------- side panels
 
   renderCoins(obs) {

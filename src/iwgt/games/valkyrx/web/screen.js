@@ -220,6 +220,20 @@ export class Screen {
     return panels.finalReport({ names: this.names(), units: obs.units, report: view.report, plague: obs.plague_chain });
   }
 
+  /** "Tap for help" (docs/screen-shell.md): the topic of a tapped counter or card (its unit type), spell or cell's ground. */
+  helpTopic(el) {
+    const at = el.closest("[data-unit], article.card, [data-testid^='spell-'], [data-cell]");
+    const id = at && at.dataset.testid;
+    if (at && (at.dataset.unit !== undefined || at.matches("article.card"))) {
+      const u = this.unitsById().get(Number(at.dataset.unit ?? id.slice(5)));
+      return u ? `unit:${u.type}` : null;
+    }
+    if (id && id.startsWith("spell-")) return `spell:${id.slice(6)}`;
+    const cell = at && at.dataset.cell ? at.dataset.cell.split(",").map(Number) : null;
+    const ground = cell && ((this.obs().board || {}).terrain || []).find((t) => t.cell[0] === cell[0] && t.cell[1] === cell[1]);
+    return ground ? `terrain:${ground.kind}` : null;
+  }
+
   tick(now) {
     const on = this.bannerUntil > now;
     this.elBanner.hidden = !on;
