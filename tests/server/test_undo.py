@@ -3,6 +3,7 @@ the reason (``undo_refused``), journalled as a row of its own and kept by a rest
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from iwgt.core.digest import digest
+from iwgt.server.journal import UNDO, Journal, StepRow
 
 from .kit import (
     JSON,
@@ -24,6 +26,7 @@ from .kit import (
     table_token,
     to_movement,
 )
+from .test_journal import row, step
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -205,3 +208,52 @@ def test_the_undo_survives_a_restart_and_what_may_be_taken_back_too(tmp_path: Pa
             assert ack["type"] == "ack" and ack["version"] == view["version"] + 1
             assert state_digest(c, tid) == start
             assert [r.origin for r in steps(c, tid)][-4:] == ["player", "player", "undo", "undo"]
+
+
+def test_the_journal_counts_the_games_steps_and_keeps_every_row(tmp_path: Path) -> None:
+    """An undo row takes one step back in the count; the rows themselves all stay (nothing is deleted)."""
+    journal = Journal(tmp_path / "j.sqlite")
+    try:
+        journal.create_table(row("t-a"), [step(1), step(2), step(3)])
+        journal.append("t-a", [StepRow(4, 0, {"type": "undo", "step": 3}, "d2", UNDO)], "playing", None)
+        journal.append("t-a", [StepRow(5, 0, {"type": "undo", "step": 2}, "d1", UNDO)], "playing", None)
+        journal.append("t-a", [step(6)], "playing", None)
+        assert journal.step_count("t-a") == 2  # 1 and 6: 2 and 3 were taken back
+        assert [r.seq for r in journal.steps("t-a")] == [1, 2, 3, 4, 5, 6]
+    finally:
+        journal.close()
+
+
+def test_a_journal_whose_undo_does_not_reproduce_is_refused(tmp_path: Path) -> None:
+    """A tampered undo row (the wrong digest) refuses the resume, naming the row, like any step that fails."""
+    with serving(tmp_path, bot_delay=0.0) as c:
+        made = create(c, seats=["human", "bot"], seed=7)
+        tid = made["id"]
+        with screen(c, tid, seat_token(made, 0)) as s:
+            s.acted({"type": "confirm"}, "deploy", 0)
+            s.wait_for(moving(0), timeout=30)
+            s.acted(a_move(s, 0), "m-1", 0)
+            assert undo(s, "u-1")["type"] == "ack"
+        seq = steps(c, tid)[-1].seq
+    with sqlite3.connect(tmp_path / "tables.sqlite3") as db:  # the journal edited behind the server's back
+        db.execute("UPDATE steps SET digest = 'tampered' WHERE table_id = ? AND seq = ?", (tid, seq))
+    with serving(tmp_path) as c:
+        r = c.get(f"/api/tables/{tid}")
+        assert r.status_code == 409
+        message = r.json()["message"]
+        assert (
+            message.startswith(f"table {tid}: row {seq}: the undo leaves digest ") and "tampered" in message
+        )
+
+
+def test_nothing_comes_back_while_the_bot_has_its_turn(tmp_path: Path) -> None:
+    """The bot acts as soon as a person's turn ends: the person's last step is no longer theirs to take back."""
+    with serving(tmp_path, bot_delay=60.0) as c:  # a bot that thinks for a minute: its turn is seen waiting
+        made = create(c, seats=["human", "bot"], seed=7)
+        tid = made["id"]
+        with screen(c, tid, seat_token(made, 0)) as s:
+            view = s.acted({"type": "confirm"}, "deploy", 0)
+            assert view["to_move"] == 1
+            assert view["can_undo"] is False and view["undo"]["reason"] == "the bot has its turn"
+            refused(undo(s, "u-1"), "the bot has its turn")
+            assert [r.origin for r in steps(c, tid)] == ["player"]
