@@ -1,9 +1,9 @@
 """Undo in the browser (issue 12, section 5): the action bar's Undo button and the other player's question.
 
-Valhalla's ``first_blood`` with seed 2 deals Ulf's card first, so the Raiders (seat 0) act at once. Against the
-bot, a move is taken back at a tap; with two people at one touchscreen, the same screen asks the other player
-(``undo-question``), who may decline or allow. The button is disabled with its reason whenever undo is not
-allowed (``data-reason``, and the title a finger-less pointer shows).
+Valhalla's ``first_blood`` with seed 2 deals Ulf's card first, so the Raiders (seat 0) act at once. Against
+the bot, a move is taken back at a tap; with two people at one touchscreen, the same screen asks the other
+player (``undo-question``), who may decline or allow. The button is disabled with its reason whenever undo
+is not allowed (``data-reason``, and the title a mouse pointer shows).
 """
 
 from __future__ import annotations

@@ -247,7 +247,7 @@ def test_a_journal_whose_undo_does_not_reproduce_is_refused(tmp_path: Path) -> N
 
 
 def test_nothing_comes_back_while_the_bot_has_its_turn(tmp_path: Path) -> None:
-    """The bot acts as soon as a person's turn ends: the person's last step is no longer theirs to take back."""
+    """The bot acts as soon as a person's turn ends: the person's last step is no longer theirs to undo."""
     with serving(tmp_path, bot_delay=60.0) as c:  # a bot that thinks for a minute: its turn is seen waiting
         made = create(c, seats=["human", "bot"], seed=7)
         tid = made["id"]
