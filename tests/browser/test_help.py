@@ -1,6 +1,6 @@
 """Help at the table in the browser (help.js): the first-game guide a newcomer sees on first_battle and
-first_blood, stepped through with Next and Back and remembered per device; "Tap for help" on a unit and a figure
-shows its profile and the clauses that apply; How to play opens for both games. Screenshots: help_*."""
+first_blood, stepped through with Next and Back and remembered per device; "Tap for help" on a unit and a
+figure shows its profile and the clauses that apply; How to play opens for both games. Screenshots: help_*."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def test_the_first_battle_guide_appears_once_and_steps_through_the_first_turn(
         for _ in range(11):
             tid(page, "help-guide-next").click()
             titles.append(tid(page, "help-guide-title").inner_text())
-        assert titles[:5] == ["The ground", "Your wizard's spells", "Place your army", "Who moves first", "Move"]
+        first = ["The ground", "Your wizard's spells", "Place your army", "Who moves first", "Move"]
+        assert titles[:5] == first
         assert titles[-1] == "Winning"
         expect(tid(page, "help-guide-count")).to_have_text("Step 12 of 12")
         expect(tid(page, "help-guide-next")).to_have_count(0)
@@ -60,7 +61,7 @@ def test_the_first_battle_guide_appears_once_and_steps_through_the_first_turn(
         page.reload()
         expect(tid(page, "conn-state")).to_have_attribute("data-state", "open")
         expect(tid(page, "help-button")).to_be_visible()
-        page.wait_for_function("() => window.iwgtTable && window.iwgtTable.help && window.iwgtTable.help.data")
+        page.wait_for_function("() => window.iwgtTable && window.iwgtTable.help.data")
         expect(tid(page, "help-guide")).to_be_hidden()
         # ...but it can be opened again from the panel.
         tid(page, "help-button").click()

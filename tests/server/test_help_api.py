@@ -1,5 +1,5 @@
-"""``GET /api/games/{game}/help``: each game's help at the table as JSON; a game without help answers empty lists,
-an unknown game the structured 404."""
+"""``GET /api/games/{game}/help``: each game's help at the table as JSON; a game without help answers empty
+lists, an unknown game the structured 404."""
 
 from __future__ import annotations
 

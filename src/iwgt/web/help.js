@@ -135,6 +135,7 @@ export class TableHelp {
 
   /** Open the help panel: on a topic (`kind:id`), or on How to play. */
   async open(key) {
+    if (this.mode) this.setMode(false);
     await this.load();
     if (this.panel) this.panel.close();
     const title = (this.data && this.data.title) || "this game";
