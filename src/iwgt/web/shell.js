@@ -8,7 +8,7 @@
 import { h, fill, icon } from "./dom.js";
 import { TableHelp } from "./help.js";
 import { exportRecord, listGames, humanise } from "./api.js";
-import { toast, modal, confirmDialog } from "./ui.js";
+import { toast, modal, confirmDialog, withClauses } from "./ui.js";
 import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
 import { undoButton, showUndo } from "./undo.js";
 
@@ -19,6 +19,8 @@ const COVER_DELAY_MAX_MS = 4000; // the longest a dialog waits for the board's l
 const LOG_LINES = 150;
 const TIMER_RED_S = 20;
 const TICK_MS = 250;
+const READABLE_PX = 10; // the smallest board text a player can read, in CSS pixels (the board zooms to it)
+const ZOOM_KEY = "iwgt-board-zoom"; // this device's choice: "read" (text readable, the board scrolls) or "fit"
 
 /** A light as the boards draw it: `t0` is when it arrived; a transient one expires after delay + duration. */
 export function normaliseLight(l, now) {
@@ -150,6 +152,9 @@ export class Shell {
     this.mountGame();
     this.help = new TableHelp(this); // help.js: the Help button, "Tap for help" and the first-game guide
     this.tick = setInterval(() => this.everyTick(), TICK_MS);
+    this.readyFor = null; // the view this screen last told the server it shows uncovered (see maybeReady)
+    this.onDialogClosed = () => this.maybeReady();
+    document.addEventListener("iwgt-dialog-closed", this.onDialogClosed);
   }
 
   // ---------------------------------------------------------------- layout
@@ -165,6 +170,8 @@ export class Shell {
     this.elOverlay = h("div", { class: "board-overlay" });
     this.elBoard = h("div", { class: "board-host" });
     this.elLegend = h("div", { class: "legend", testid: "legend", "aria-label": "Legend" });
+    this.elZoom = h("button", { type: "button", class: "btn secondary small board-zoom", testid: "board-zoom", hidden: true,
+      onclick: () => this.toggleZoom() }, "Zoom in");
     this.elPrompt = h("section", { class: "prompt", testid: this.traits.testids.prompt, "aria-live": "polite" });
     this.elSide = h("aside", { class: "side" });
     this.elLog = h("ol", { class: "log", testid: "log" });
@@ -177,12 +184,67 @@ export class Shell {
         this.elTurn,
         h("div", { class: "top-right" }, this.elHeaderExtra, this.elConn, this.elTimer)),
       h("main", { class: "table-main" },
-        h("section", { class: "board-area", "aria-label": "The table" }, this.elOverlay, this.elBoard, this.elLegend),
+        h("section", { class: "board-area", "aria-label": "The table" }, this.elOverlay, this.elBoard, this.elZoom, this.elLegend),
         this.elSide),
       h("footer", { class: "actionbar" }, this.elActions, h("div", { class: "spacer" }), this.elOptions));
     fill(this.root, this.elScreen);
+    this.watchLayout();
     this.elScreen.querySelector(".top-right").prepend(soundButton()); // sound.js: the mute switch
     this.elOptions.before(undoButton(this)); // undo.js: the Undo button of the action bar
+  }
+
+  /** At a table the toasts sit over the side panel's foot, above the action bar (style.css: `.at-table`). */
+  watchLayout() {
+    document.body.classList.add("at-table");
+    const phone = Math.min(window.innerWidth, window.innerHeight) < 600;
+    this.zoomMode = localStorage.getItem(ZOOM_KEY) || (phone ? "read" : "fit");
+    if (typeof ResizeObserver !== "function") return;
+    this.boardObserver = new ResizeObserver(() => this.fitBoard());
+    this.boardObserver.observe(this.elBoard);
+    const bar = this.elScreen.querySelector(".actionbar");
+    this.barObserver = new ResizeObserver(() => {
+      document.documentElement.style.setProperty("--actionbar-h", `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+    });
+    this.barObserver.observe(bar);
+  }
+
+  /**
+   * Keep the board's text readable: when the whole board would draw its smallest text under READABLE_PX, the
+   * board may be drawn larger, in its own scrolling frame (pan to look, tap to act; a phone does so at once),
+   * and a button switches between that and the whole board (docs/screen-shell.md, "Small screens").
+   */
+  fitBoard() {
+    const svg = this.elBoard.querySelector("svg.board");
+    const vb = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (!vb || !vb.width || !vb.height) return;
+    const texts = svg.querySelectorAll("text");
+    const w = this.elBoard.clientWidth;
+    const ht = this.elBoard.clientHeight;
+    const key = `${vb.width}x${vb.height}@${w}x${ht}:${texts.length}:${this.zoomMode}`;
+    if (key === this.zoomKey) return;
+    this.zoomKey = key;
+    let smallest = Infinity;
+    for (const t of texts) {
+      const size = parseFloat(getComputedStyle(t).fontSize); // in the board's own units
+      if (size > 0 && size < smallest) smallest = size;
+    }
+    const fit = Math.min(w / vb.width, ht / vb.height);
+    const need = Number.isFinite(smallest) ? READABLE_PX / smallest : 0;
+    const small = fit > 0 && fit < need;
+    const zoomed = small && this.zoomMode === "read";
+    this.elZoom.hidden = !small;
+    this.elZoom.textContent = zoomed ? "Whole board" : "Zoom in";
+    this.elZoom.setAttribute("aria-pressed", zoomed ? "true" : "false");
+    this.elBoard.classList.toggle("zoomed", zoomed);
+    this.elBoard.style.setProperty("--zoom-w", `${Math.ceil(vb.width * need)}px`);
+    this.elBoard.style.setProperty("--zoom-h", `${Math.ceil(vb.height * need)}px`);
+  }
+
+  /** The board's zoom button: readable text (the board scrolls) or the whole board; kept per device. */
+  toggleZoom() {
+    this.zoomMode = this.elBoard.classList.contains("zoomed") ? "fit" : "read";
+    localStorage.setItem(ZOOM_KEY, this.zoomMode);
+    this.fitBoard();
   }
 
   /** The game's own parts go into the frame: its side panels round the prompt, its buttons, its overlays. */
@@ -299,11 +361,31 @@ export class Shell {
       this.lightLists.selection = [];
       this.refusal = null;
     }
-    this.timerEnd = view.timer && typeof view.timer.remaining === "number" ? now + view.timer.remaining * 1000 : null;
+    // A held timer (the mover still reads the report) shows its full time and does not count down.
+    const timer = view.timer;
+    this.timerEnd = timer && !timer.held && typeof timer.remaining === "number" ? now + timer.remaining * 1000 : null;
     if (this.game.onView) this.game.onView(view, { fresh, previous });
     this.render();
     showUndo(this, view); // undo.js: the button's state, and the other player's question
     this.afterView();
+    this.maybeReady();
+  }
+
+  /**
+   * Tell the server this screen shows the seat's view with nothing covering it (docs/protocol.md, `ready`):
+   * a movement timer held while its mover reads the report starts then, at its full time. Sent once per view
+   * shown that holds the timer of the seat shown, once no dialog the player cannot wave away is open (the
+   * report, the pass-and-play cover, a die); a dialog closing asks again.
+   */
+  maybeReady() {
+    const v = this.view;
+    if (!v || v.status !== "playing" || this.readyFor === v || this.dialogs.cover) return;
+    const seat = v.seat;
+    if (seat === null || seat === undefined || !this.mySeats().includes(seat)) return;
+    if (!(v.timer && v.timer.held && v.timer.seat === seat)) return;
+    if (document.querySelector(".backdrop[data-covers]")) return;
+    this.readyFor = v;
+    this.socket.sendRaw({ type: "ready", seat, version: v.version });
   }
 
   onError(msg) {
@@ -334,6 +416,9 @@ export class Shell {
   stop() {
     this.socket.close();
     clearInterval(this.tick);
+    document.removeEventListener("iwgt-dialog-closed", this.onDialogClosed);
+    if (this.barObserver) this.barObserver.disconnect();
+    if (this.boardObserver) this.boardObserver.disconnect();
   }
 
   // ---------------------------------------------------------------- facts for the game
@@ -453,10 +538,11 @@ export class Shell {
     this.root.dataset.seat = String(v.seat);
     this.renderHeader(v);
     this.game.render(v);
+    this.fitBoard();
     fill(this.elLegend, (this.game.legend && this.game.legend(v)) || []);
     const prompt = (this.game.prompt && this.game.prompt(v)) || [];
     fill(this.elPrompt, prompt,
-      this.refusal ? h("p", { class: "refusal", testid: this.traits.testids.refusal, role: "alert" }, this.refusal) : null);
+      this.refusal ? h("p", { class: "refusal", testid: this.traits.testids.refusal, role: "alert" }, withClauses(this.refusal)) : null);
     this.elPrompt.hidden = !this.elPrompt.childNodes.length; // nothing to say: no empty box
     this.renderLog(v);
     this.updateTimer(performance.now());
@@ -488,7 +574,7 @@ export class Shell {
       const said = st && typeof st === "object" ? own(st) : null;
       return Array.isArray(said) ? said : [];
     });
-    fill(this.elLog, lines.slice(-LOG_LINES).map((line) => h("li", {}, line)));
+    fill(this.elLog, lines.slice(-LOG_LINES).map((line) => h("li", {}, withClauses(line))));
     this.elLog.scrollTop = this.elLog.scrollHeight;
   }
 
@@ -496,6 +582,15 @@ export class Shell {
     const el = this.elTimer;
     if (!el) return;
     const t = this.view && this.view.timer;
+    if (t && t.held) {
+      // Held: the mover's full time, waiting for the report to be read (at most the server's grace).
+      const whole = Math.ceil(Number(t.total) || 0);
+      el.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+      el.className = ["timer", "held", t.seat === this.view.seat ? "mine" : ""].join(" ");
+      el.dataset.remaining = String(whole);
+      el.setAttribute("aria-label", `${whole} seconds to move for ${this.names()[t.seat] || ""}, from when the report is read`);
+      return;
+    }
     if (!t || this.timerEnd === null) {
       el.textContent = "–:––";
       el.className = "timer idle";
@@ -514,6 +609,7 @@ export class Shell {
   everyTick() {
     const now = performance.now();
     this.updateTimer(now);
+    this.maybeReady(); // a covering dialog closed without saying so (removed by a game's own code)
     if (this.game.tick) this.game.tick(now);
     const expired = (list) => list.some((l) => l.expires && l.expires <= now);
     if (Object.values(this.lightLists).some(expired)) this.render();

@@ -243,17 +243,15 @@ export class Screen {
   /** Dialogs that follow a view: the health-bar report, the wizards' spells. */
   afterView(v) {
     const names = this.names();
-    // A step with combat first plays its lights (VX-14-04 to VX-14-07) on the board, then the report covers it.
+    // The report opens at once, with the view that brings it (its combat lights play under it): the mover's clock
+    // is held until it is dismissed (the shell's `ready`), so a report that waited for the lights ate the timer.
     const reportKey = v.report ? `${v.report.turn ?? ""}:${JSON.stringify(v.report).length}` : "";
     if (v.report && reportKey !== this.dismissedReport && !this.dialogs.report) {
-      this.dialogs.report = "pending";
-      setTimeout(() => {
-        this.dialogs.report = panels.showReport(v.report, names).then(() => {
-          this.dismissedReport = reportKey;
-          localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
-          this.dialogs.report = null;
-        });
-      }, this.shell.coverDelay(v));
+      this.dialogs.report = panels.showReport(v.report, names).then(() => {
+        this.dismissedReport = reportKey;
+        localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
+        this.dialogs.report = null;
+      });
     }
     // VX-15-05: each wizard is asked about his spells once the infrastructure is placed.
     if (this.deploying() && this.infraDone() && !this.dialogs.spells) {
