@@ -8,6 +8,14 @@ import { s, svgPoint } from "./dom.js";
 const SIZE = 50; // centre to corner, in SVG units
 const W = Math.sqrt(3) * SIZE; // flat side to flat side
 const MARGIN = 8;
+const GUTTER = 40; // the band along each edge that holds the column and row numbers
+const EDGE_FONT = 30; // the edge numbers' size: about 9 px when a phone shows a 14-cell board
+const PATTERNS = {
+  // Terrain textures drawn above the lights, so a lit cell still shows its ground (light lines, dark edges).
+  hatch: [["path", { d: "M-2 2 L2 -2 M0 16 L16 0 M14 18 L18 14" }]],
+  cross: [["path", { d: "M-2 2 L2 -2 M0 16 L16 0 M14 18 L18 14" }], ["path", { d: "M-2 14 L2 18 M0 0 L16 16 M14 -2 L18 2" }]],
+  dots: [["circle", { cx: 4, cy: 4, r: 2.2 }], ["circle", { cx: 12, cy: 12, r: 2.2 }]],
+};
 const DRAG_START_PX = 8;
 const WINGS = "M12 14 C9 8 5 6 1 7 C3 9 4 11 4 13 C6 12 8 13 9 15 C10 14 11 14 12 14 Z M12 14 C15 8 19 6 23 7 C21 9 20 11 20 13 C18 12 16 13 15 15 C14 14 13 14 12 14 Z";
 
@@ -15,13 +23,13 @@ export const key = (cell) => `${cell[0]},${cell[1]}`;
 
 /** The centre of an odd-r offset cell (odd rows are shoved half a cell right). */
 export function centre(col, row) {
-  return [MARGIN + W / 2 + W * (col + 0.5 * (row & 1)), MARGIN + SIZE + 1.5 * SIZE * row];
+  return [GUTTER + MARGIN + W / 2 + W * (col + 0.5 * (row & 1)), GUTTER + MARGIN + SIZE + 1.5 * SIZE * row];
 }
 
 /** The offset cell under an SVG point (Red Blob's pixel_to_hex, then axial to odd-r). */
 export function cellAt(x, y) {
-  const px = x - MARGIN - W / 2;
-  const py = y - MARGIN - SIZE;
+  const px = x - GUTTER - MARGIN - W / 2;
+  const py = y - GUTTER - MARGIN - SIZE;
   const fq = ((Math.sqrt(3) / 3) * px - py / 3) / SIZE;
   const fr = ((2 / 3) * py) / SIZE;
   const fs = -fq - fr;
@@ -58,8 +66,9 @@ export class Board {
    * @param {HTMLElement} host where the SVG goes
    * @param {{onCell: Function, onUnit: Function, onPick: Function, onDrop: Function}} handlers
    * @param {object} [opts]
-   * @param {Object<string, {name: string, tag?: string}>} [opts.terrain] each terrain kind's name (a cell's label) and
-   *   the word printed on its cells, if any
+   * @param {Object<string, {name: string, tag?: string, pattern?: string}>} [opts.terrain] each terrain kind's name
+   *   (a cell's label), the word printed on its cells, if any, and its texture ("hatch", "cross", "dots"), drawn
+   *   above the lights so that a lit cell keeps its ground
    * @param {(unit: object) => string[]} [opts.traits] a unit's traits the counter shows ("flyer": wings)
    */
   constructor(host, handlers, opts = {}) {
@@ -72,10 +81,12 @@ export class Board {
     this.svg = s("svg", { class: "board", role: "group", "aria-label": "The table", testid: "board" });
     this.gTerrain = s("g", { class: "layer-terrain" });
     this.gLights = s("g", { class: "layer-lights", "aria-hidden": "true" });
+    this.gGround = s("g", { class: "layer-ground", "aria-hidden": "true", testid: "board-ground", style: { "pointer-events": "none" } });
+    this.gEdges = s("g", { class: "layer-edges", "aria-hidden": "true", testid: "board-edges", style: { "pointer-events": "none" } });
     this.gMarks = s("g", { class: "layer-marks", "aria-hidden": "true" });
     this.gUnits = s("g", { class: "layer-units" });
     this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true" });
-    this.svg.append(this.gTerrain, this.gLights, this.gMarks, this.gUnits, this.gLabels);
+    this.svg.append(patterns(), this.gEdges, this.gTerrain, this.gLights, this.gGround, this.gMarks, this.gUnits, this.gLabels);
     host.append(this.svg);
     this.drag = null;
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
@@ -92,6 +103,7 @@ export class Board {
     this.dims = sig;
     const kinds = new Map((board.terrain || []).map((t) => [key(t.cell), t.kind]));
     this.gTerrain.replaceChildren();
+    this.gGround.replaceChildren();
     this.cellEls.clear();
     for (let row = 0; row < board.height; row++) {
       for (let col = 0; col < board.width; col++) {
@@ -109,14 +121,39 @@ export class Board {
           "aria-label": `Cell ${col}, ${row}: ${(this.terrain[kind] || {}).name || kind}`,
         });
         this.gTerrain.append(poly);
-        const tag = (this.terrain[kind] || {}).tag;
-        if (tag) this.gTerrain.append(s("text", { x: cx, y: cy + SIZE * 0.62, class: "terrain-tag", "aria-hidden": "true" }, tag));
+        const spec = this.terrain[kind] || {};
+        if (PATTERNS[spec.pattern]) {
+          this.gGround.append(s("polygon", { points: corners(cx, cy, 0.985), class: "ground-mark", fill: `url(#hexpat-${spec.pattern})`,
+            testid: `ground-${col}-${row}`, "data-terrain": kind }));
+        }
+        if (spec.tag) this.gGround.append(s("text", { x: cx, y: cy + SIZE * 0.62, class: "terrain-tag", "aria-hidden": "true" }, spec.tag));
         this.cellEls.set(`${col},${row}`, poly);
       }
     }
     const [maxX] = centre(board.width - 1, 1);
     const [, maxY] = centre(0, board.height - 1);
-    this.svg.setAttribute("viewBox", `0 0 ${(maxX + W / 2 + MARGIN).toFixed(1)} ${(maxY + SIZE + MARGIN).toFixed(1)}`);
+    const width = maxX + W / 2 + MARGIN + GUTTER;
+    const height = maxY + SIZE + MARGIN + GUTTER;
+    this.svg.setAttribute("viewBox", `0 0 ${width.toFixed(1)} ${height.toFixed(1)}`);
+    this.edgeLabels(board.width, board.height, width, height);
+  }
+
+  /** Column numbers along the top and bottom edges, row numbers along the left and right: the [column, row] of
+   * every cell a list or a message names can be found by eye. */
+  edgeLabels(cols, rows, width, height) {
+    this.gEdges.replaceChildren();
+    const label = (x, y, text, testid) => s("text", { x: x.toFixed(1), y: y.toFixed(1), class: "edge-label", testid,
+      "text-anchor": "middle", "dominant-baseline": "central", "font-size": EDGE_FONT, "font-weight": 700,
+      fill: "#c9cfdb" }, String(text));
+    for (let c = 0; c < cols; c++) {
+      const [top] = centre(c, 0);
+      const [bottom] = centre(c, rows - 1);
+      this.gEdges.append(label(top, GUTTER / 2 + 2, c, `edge-col-${c}`), label(bottom, height - GUTTER / 2 - 2, c, `edge-col-${c}-bottom`));
+    }
+    for (let r = 0; r < rows; r++) {
+      const [, y] = centre(0, r);
+      this.gEdges.append(label(GUTTER / 2 + 2, y, r, `edge-row-${r}`), label(width - GUTTER / 2 - 2, y, r, `edge-row-${r}-right`));
+    }
   }
 
   /**
@@ -127,7 +164,7 @@ export class Board {
    * @param {Set<number>} p.mine ids of units this screen may pick up
    * @param {number|null} p.selected the unit picked up
    * @param {Map<string,string>} p.targets cells the current order may choose ("c,r" -> kind)
-   * @param {object[]} p.previews [{cell, text}]
+   * @param {object[]} p.previews [{cell, text, title?}] (title: what the label's numbers mean)
    */
   render({ units, lights, mine, selected, targets, previews, ownerSeat }) {
     this.renderLights(lights || []);
@@ -148,6 +185,7 @@ export class Board {
     for (const p of previews || []) {
       const [cx, cy] = centre(p.cell[0], p.cell[1]);
       const g = s("g", { class: "preview-label", testid: `preview-${p.cell[0]}-${p.cell[1]}` });
+      if (p.title) g.append(s("title", {}, p.title)); // what the numbers mean, on hover or a long press
       const text = s("text", { x: cx, y: cy - SIZE * 0.52 }, p.text);
       const width = Math.max(40, p.text.length * 7.4 + 12);
       g.append(s("rect", { x: cx - width / 2, y: cy - SIZE * 0.52 - 14, width, height: 19, rx: 5 }), text);
@@ -332,4 +370,19 @@ export class Board {
     else if (cell) this.handlers.onCell(cell);
     e.preventDefault();
   }
+}
+
+/** The terrain textures (PATTERNS) as SVG patterns, one set per board. */
+function patterns() {
+  const defs = s("defs", {});
+  for (const [name, parts] of Object.entries(PATTERNS)) {
+    const pat = s("pattern", { id: `hexpat-${name}`, width: 16, height: 16, patternUnits: "userSpaceOnUse" });
+    for (const [tag, attrs] of parts) {
+      // A dark line under a light one: the texture shows on dark ground and under a bright light alike.
+      pat.append(s(tag, { ...attrs, fill: tag === "circle" ? "#0b0d10" : "none", stroke: "#0b0d10", "stroke-width": 4.2, "stroke-opacity": 0.55, "fill-opacity": 0.55 }));
+      pat.append(s(tag, { ...attrs, fill: tag === "circle" ? "#f2e6c9" : "none", stroke: "#f2e6c9", "stroke-width": 1.8, "stroke-opacity": 0.8, "fill-opacity": 0.8 }));
+    }
+    defs.append(pat);
+  }
+  return defs;
 }

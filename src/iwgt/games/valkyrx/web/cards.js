@@ -29,6 +29,7 @@ function normalise(card, unit) {
     infected: Boolean(u.infected),
     hidden: Boolean(u.hidden),
     cell: u.cell,
+    note: (card && card.note) || null, // what the Grima or the worm does by itself, and what you may do
   };
   if (card ? "flying" in card : traits.includes("flyer")) out.flying = card ? Boolean(card.flying) : Boolean(u.airborne);
   if (card ? "stealth" in card : traits.includes("stealth")) {
@@ -123,6 +124,7 @@ function card(u, { seat, sideNames, actions, selected, onOrder, byId }) {
     icon(under ? "ground" : "worm"), h("span", {}, under ? "Underground" : "Surface")));
   }
   if (symbols.childNodes.length) body.push(symbols);
+  if (u.note) body.push(h("p", { class: "card-note", testid: `card-note-${u.id}` }, u.note));
   if (u.worm === "surface") {
     body.push(h("div", { class: ["sunstroke", u.movesLeft <= 1 && "danger"], testid: `worm-sun-${u.id}` },
       icon("sun"), `Moves left on the surface: ${u.movesLeft}. His skin burns: he dies after ${WORM_SURFACE_LIMIT} moves in the sun.`));

@@ -150,14 +150,22 @@ function reportRow(line) {
   return h("tr", { class: ["report-row", gone && "gone"], testid: `report-unit-${line.unit}` },
     h("th", { scope: "row" }, line.infected ? h("span", { class: "skull", "aria-label": "infected" }, icon("skull")) : null, line.name),
     h("td", { class: "bar-cell" }, bar(frac, `${line.name} ${Math.round(frac * 100)}%`)),
-    h("td", { class: "num" }, `${fmt(line.strength)} / ${fmt(line.start)}`),
-    h("td", { class: "num" }, line.casualties === null || line.casualties === undefined ? "–" : line.casualties ? `−${fmt(line.casualties)}` : "0"),
+    h("td", { class: "num" }, line.start > 1 ? `${fmt(line.strength)} / ${fmt(line.start)}` : pct(frac)),
+    h("td", { class: "num" }, line.casualties === null || line.casualties === undefined ? "–"
+      : line.casualties > 0 ? `−${line.start > 1 ? fmt(line.casualties) : pct(line.casualties / (line.start || 1))}` : "0"),
     h("td", { class: ["level", lvl] }, gone || line.status === "reserve" ? line.status : `${line.level || ""}${line.status === "routed" || line.routed ? " (routed)" : ""}`));
 }
 
+/** Men in whole men (a unit fights in whole men, not 7.3 of them); "<1" for a sliver; never "−0". */
 function fmt(n) {
-  const v = Number(n) || 0;
-  return Math.abs(v) >= 10 ? Math.round(v).toString() : v.toFixed(1).replace(/\.0$/, "");
+  const v = Math.abs(Number(n) || 0);
+  return Math.round(v) === 0 && v > 0 ? "<1" : String(Math.round(v));
+}
+
+/** A share as a whole percentage; "<1%" for a sliver. */
+function pct(share) {
+  const v = Math.abs(Number(share) || 0);
+  return Math.round(v * 100) === 0 && v > 0 ? "<1%" : `${Math.round(v * 100)}%`;
 }
 
 /** Rows of a report: view.report.units, or, at the end of the game, the observation's units. */
@@ -186,7 +194,7 @@ export function reportBody(lines, names, armies) {
       frac = rows.length ? total / rows.length : 0;
     }
     const lost = army && typeof army.lost_this_turn === "number" && army.lost_this_turn > 0
-      ? ` · lost ${Math.round(army.lost_this_turn * 100)}% this turn` : "";
+      ? ` · lost ${pct(army.lost_this_turn)} this turn` : "";
     return { name: (army && army.name) || name, rows, frac, lost };
   });
   return [
@@ -196,7 +204,8 @@ export function reportBody(lines, names, armies) {
     ...sides.map((sd, i) => h("table", { class: ["report-table", `side-${i}`] },
       h("caption", {}, sd.name),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Unit"), h("th", { scope: "col" }, "Strength"),
-        h("th", { scope: "col" }, "Left"), h("th", { scope: "col" }, "Casualties"), h("th", { scope: "col" }, "Morale"))),
+        h("th", { scope: "col" }, "Left"), h("th", { scope: "col", title: "Everything lost this turn: combat, shooting, spells, the Sand Worm, the plague, quicksand" }, "Lost this turn"),
+        h("th", { scope: "col" }, "Morale"))),
       h("tbody", {}, sd.rows.map(reportRow)))),
   ];
 }

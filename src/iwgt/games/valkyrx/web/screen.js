@@ -15,9 +15,9 @@ import * as panels from "./panels.js";
 
 const TERRAIN = {
   open: { name: "Open ground" },
-  difficult: { name: "Difficult ground" },
-  impassable: { name: "Impassable" },
-  quicksand: { name: "Quicksand", tag: "Quicksand" },
+  difficult: { name: "Difficult ground", pattern: "hatch" },
+  impassable: { name: "Impassable", pattern: "cross" },
+  quicksand: { name: "Quicksand", tag: "Quicksand", pattern: "dots" },
   temple: { name: "Temple", tag: "Temple" },
 };
 const DEFAULT_NAMES = ["Forces of the Light", "Forces of Darkness"];
@@ -33,6 +33,8 @@ const STEP_NAMES = {
 const PHASE_NAMES = { deploy: "Deployment", first_mover: "First mover", movement: "Movement", spells: "Spells",
   combat: "Combat", over: "Over" };
 const BANNER_MS = 6000;
+/** The key of the odds label drawn over an enemy when a unit is picked up (the legend and the label's title). */
+const ODDS_KEY = "Expected losses if you attack: theirs in men (and the share of their strength), then ours (us)";
 
 export class Screen {
   /** Hidden information (the Grima, the Sand Worm, secret orders): a shared screen covers between players. */
@@ -46,6 +48,7 @@ export class Screen {
     this.order = null; // {type, unit, cells: Map(key -> action), title, hint, then?}
     this.bannerUntil = 0;
     this.banner = "";
+    this.bannerAt = ""; // the turn and phase the banner was raised in: it ends with them
     this.dismissedReport = localStorage.getItem(`iwgt-report-${this.tableId}`) || "";
     this.dialogs = { report: null, spells: false };
     this.spellsSent = new Set();
@@ -131,19 +134,32 @@ export class Screen {
       const prevPhase = previous && previous.observation && previous.observation.phase;
       if (obs.phase !== prevPhase) closeTransientDialogs();
     }
-    for (const e of view.events || []) {
-      if (e.event === "SpellCast") {
-        const caster = this.unitsById().get(e.unit);
-        this.banner = `${caster ? caster.name : "A wizard"} is casting ${e.name || spellInfo(e.spell).name}`;
-        this.bannerUntil = now + BANNER_MS;
-      }
-    }
+    this.castingBanner(view, Boolean(previous) && fresh, now);
+  }
+
+  /**
+   * VX-15-14: "X is casting Y" while a spell is being cast (its dice awaited) and for a few seconds after the
+   * cast, never past the phase it was cast in, nor Game Over; a (re)opened page shows it only for a casting
+   * still in hand, not from the last step's events.
+   */
+  castingBanner(view, follows, now) {
     const obs = view.observation || {};
-    if (obs.casting && !(this.bannerUntil > now)) {
-      const caster = this.unitsById().get(obs.casting.caster);
-      this.banner = `${caster ? caster.name : "A wizard"} is casting ${spellInfo(obs.casting.spell).name}`;
+    const at = `${obs.turn}:${obs.phase}`;
+    if (view.status !== "playing" || (this.bannerAt && this.bannerAt !== at && !obs.casting)) this.bannerUntil = 0;
+    const named = (id, spell, name) => `${(this.unitsById().get(id) || { name: "A wizard" }).name} is casting ${name || spellInfo(spell).name}`;
+    if (view.status !== "playing") return;
+    // Only a new step's events tell of a cast now: a (re)opened page's first view, or the same view again, does not.
+    const cast = follows ? (view.events || []).filter((e) => e.event === "SpellCast").pop() : null;
+    if (obs.casting) {
+      this.banner = named(obs.casting.caster, obs.casting.spell);
+      this.bannerUntil = Infinity; // until the casting ends
+    } else if (cast) {
+      this.banner = named(cast.unit, cast.spell, cast.name);
       this.bannerUntil = now + BANNER_MS;
+    } else if (this.bannerUntil === Infinity) {
+      this.bannerUntil = now + BANNER_MS; // the casting just ended: a few seconds more
     }
+    this.bannerAt = at;
   }
 
   phase(view) {
@@ -170,7 +186,9 @@ export class Screen {
       for (const m of this.selection.moves || []) if (!targets.has(key(m.to))) targets.set(key(m.to), m.kind);
       for (const p of this.selection.previews || []) {
         const cell = p.cell || (this.unitsById().get(p.target) || {}).cell;
-        if (cell) previews.push({ cell, text: previewText(p.expected) });
+        const starts = { them: (this.unitsById().get(p.target) || {}).start, us: (this.unitsById().get(this.selected) || {}).start };
+        const text = previewText(p.expected, starts);
+        if (cell) previews.push({ cell, text, title: `${text}: ${ODDS_KEY}.` });
       }
     } else if (this.deploying() && this.selected !== null) {
       for (const a of this.actions()) if (a.type === "place" && a.unit === this.selected) targets.set(key(a.to), "place");
@@ -195,7 +213,9 @@ export class Screen {
     return [...[...kinds].map((k) => h("span", { class: "legend-item" },
       h("span", { class: ["swatch", `terrain-${k}`], "aria-hidden": "true" }), (TERRAIN[k] || {}).name || humanise(k))),
     h("span", { class: "legend-item" }, h("span", { class: "swatch side-0", "aria-hidden": "true" }), this.names()[0]),
-    h("span", { class: "legend-item" }, h("span", { class: "swatch side-1", "aria-hidden": "true" }), this.names()[1])];
+    h("span", { class: "legend-item" }, h("span", { class: "swatch side-1", "aria-hidden": "true" }), this.names()[1]),
+    this.selection && (this.selection.previews || []).length ? h("span", { class: "legend-item odds-key", testid: "legend-odds", title: ODDS_KEY },
+      h("span", { class: "odds-sample", "aria-hidden": "true" }, "−29 (10%) · us −19"), ` ${ODDS_KEY}`) : null];
   }
 
   /** Options adds End Phase and Add troops (VX-15-23, VX-15-24). */
@@ -248,6 +268,8 @@ export class Screen {
     const reportKey = v.report ? `${v.report.turn ?? ""}:${JSON.stringify(v.report).length}` : "";
     if (v.report && reportKey !== this.dismissedReport && !this.dialogs.report) {
       this.dialogs.report = panels.showReport(v.report, names).then(() => {
+        // A cast whose own step went on through the combat: its banner ends when the report is read.
+        if (!this.bannerAt.endsWith(":spells") && this.bannerUntil !== Infinity) this.bannerUntil = 0;
         this.dismissedReport = reportKey;
         localStorage.setItem(`iwgt-report-${this.tableId}`, reportKey);
         this.dialogs.report = null;
@@ -296,7 +318,8 @@ export class Screen {
       }
       return [
         h("h2", {}, "Infrastructure"),
-        h("p", {}, byKind.size ? "Place these terrain pieces on the table, then tap the tick." : "This scenario has no terrain pieces: tap the tick."),
+        h("p", {}, byKind.size ? "Place these terrain pieces on the table, then tap the tick. Cells are [column, row], as numbered along the board's edges."
+          : "This scenario has no terrain pieces: tap the tick."),
         h("ul", { class: "infra-list", testid: "infra-list" }, [...byKind].map(([kind, cells]) => h("li", {},
           h("span", { class: ["swatch", `terrain-${kind}`], "aria-hidden": "true" }),
           h("strong", {}, (TERRAIN[kind] || {}).name || humanise(kind)), " ", cells.map((c) => `[${c[0]}, ${c[1]}]`).join(" ")))),
@@ -336,9 +359,11 @@ export class Screen {
       out.push(h("p", {}, "Tap a lit unit to pick it up (or drag it), then tap where it goes. End Phase when done."));
       return out;
     }
-    const moves = this.selection && this.selection.unit === sel.id ? this.selection.moves || [] : null;
+    const answer = this.selection && this.selection.unit === sel.id ? this.selection : null;
+    const moves = answer ? answer.moves || [] : null;
     out.push(h("p", { testid: "selected-unit" }, moves === null ? `${sel.name}: asking the table…`
-      : moves.length ? `${sel.name}: tap a destination.` : `${sel.name} cannot move now.`));
+      : moves.length ? `${sel.name}: tap a destination.` : answer.note ? sel.name : `${sel.name} cannot move now.`));
+    if (answer && answer.note) out.push(h("p", { class: "unit-note", testid: "selected-note" }, answer.note));
     if (traitsFly(sel) && moves && moves.some((m) => m.kind === "fly")) {
       out.push(h("p", { class: "hint-fly" }, icon("wings"), "Two cells or more: the move is a flight (wings turn red)."));
     }
@@ -391,7 +416,7 @@ export class Screen {
 
   selectUnit(id) {
     this.order = null;
-    this.shell.select(id, { ask: !this.deploying() && this.movable().has(id) });
+    this.shell.select(id, { ask: !this.deploying() }); // always answered: moves, or a note saying why none
   }
 
   tapUnit(id, cell) {
@@ -440,6 +465,11 @@ export class Screen {
     }
     if (this.deploying()) {
       this.send({ type: "place", unit: this.selected, to: [cell[0], cell[1]] });
+      return;
+    }
+    const answer = this.selection && this.selection.unit === this.selected ? this.selection : null;
+    if (answer && !(answer.moves || []).length) {
+      toast(answer.note || `${u ? u.name : "This unit"} cannot move now.`, "error");
       return;
     }
     this.moveTo(this.selected, cell);
@@ -585,16 +615,33 @@ function traitsFly(u) {
   return Boolean(u) && traitsOf(u.type).includes("flyer");
 }
 
-/** A short label for a preview's expected casualties: "−12 (30%)", and the attacker's own losses. */
-function previewText(expected) {
+/**
+ * A short label for a preview's expected casualties: "−12 (30%)", then our own losses ("· us −3"), in whole
+ * men; a character's loss is its share of itself ("−16%"). A loss under one man reads "<1"; ours are left out
+ * when there are none.
+ * @param {object|number} expected the selection's or the preview's expected losses
+ * @param {{them?: number, us?: number}} starts the target's and the attacker's starting strength (1: a character)
+ */
+export function previewText(expected, starts = {}) {
   if (expected === null || expected === undefined) return "?";
-  if (typeof expected === "number") return `−${fmtNum(expected)}`;
-  const cas = typeof expected.casualties === "number" ? `−${fmtNum(expected.casualties)}` : "?";
-  const share = typeof expected.share === "number" ? ` (${Math.round(expected.share * 100)}%)` : "";
-  const back = typeof expected.attacker_losses === "number" ? ` · us −${fmtNum(expected.attacker_losses)}` : "";
-  return `${cas}${share}${back}`;
+  if (typeof expected === "number") return `−${menText(expected)}`;
+  const share = typeof expected.share === "number" ? `${pctText(expected.share)}` : "";
+  const cas = typeof expected.casualties !== "number" ? "?"
+    : starts.them === 1 ? `−${pctText(expected.casualties)}`
+      : `−${menText(expected.casualties)}${share ? ` (${share})` : ""}`;
+  const ours = expected.attacker_losses;
+  const back = typeof ours === "number" && ours > 0 ? ` · us −${starts.us === 1 ? pctText(ours) : menText(ours)}` : "";
+  return `${cas}${back}`;
 }
 
-function fmtNum(v) {
-  return Math.abs(v) >= 10 ? String(Math.round(v)) : v.toFixed(1);
+/** A count of men as the table reads it: whole men, "<1" for a sliver, never "−0". */
+function menText(v) {
+  const n = Math.round(Math.abs(Number(v) || 0));
+  return n === 0 && Math.abs(v) > 0 ? "<1" : String(n);
+}
+
+/** A share as a whole percentage, "<1%" for a sliver. */
+function pctText(v) {
+  const n = Math.round(Math.abs(Number(v) || 0) * 100);
+  return n === 0 && Math.abs(v) > 0 ? "<1%" : `${n}%`;
 }
