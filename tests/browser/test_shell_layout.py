@@ -11,6 +11,7 @@ neither the board, its legend nor its scale.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -273,3 +274,46 @@ def test_the_combat_report_opens_at_once_and_the_clock_waits_for_it(
         expect(report).to_have_count(0)
     finally:
         page.close()
+
+
+@pytest.mark.timeout(120)
+def test_the_saved_games_list_words_status_and_turn_after_a_restart(
+    server: Server, browser: Browser, errors: list[str]
+) -> None:
+    """A finished, a quit and a game in play, listed after the server restarted: each with its state in words
+    and its turn (never "turn null")."""
+    done = new_table(server, "valkyrx", "first_battle", seats=["bot", "bot"])
+    quit_ = new_table(server, "valkyrx", "skirmish")
+    playing = new_table(server, "valhalla", "first_blood")
+    deadline = time.monotonic() + 60  # two bots play their whole game by themselves
+    while httpx.get(f"{server.base}/api/tables/{done['id']}", timeout=10).json()["status"] == "playing":
+        assert time.monotonic() < deadline, "the bots' game never ended"
+        time.sleep(0.2)
+    page = open_table(browser, quit_["links"]["table"], TABLET_LANDSCAPE, errors)
+    try:
+        tid(page, "options-button").click()
+        tid(page, "options-quit").click()
+        tid(page, "confirm-yes").click()
+        page.wait_for_url(server.base + "/")
+    finally:
+        page.close()
+    turns = {t["id"]: t["turn"] for t in httpx.get(server.base + "/api/tables", timeout=10).json()}
+    server.stop()
+    server.start()  # the same journal: finished and quit games are no longer in the server's memory
+    lobby = browser.new_page(viewport=TABLET_LANDSCAPE)
+    lobby.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        lobby.goto(server.base + "/")
+        expected = {
+            done["id"]: f"finished · turn {turns[done['id']]}",
+            quit_["id"]: "quit · turn 0",  # quit while deploying: the game counts that turn 0
+            playing["id"]: "in play · turn 1",
+        }
+        assert isinstance(turns[done["id"]], int)
+        for table_id, words in expected.items():
+            row = tid(lobby, f"saved-{table_id}")
+            expect(row).to_contain_text(words)
+            expect(row).not_to_contain_text("null")
+        shot(lobby, "lobby_saved_after_restart")
+    finally:
+        lobby.close()

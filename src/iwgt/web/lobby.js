@@ -251,6 +251,9 @@ export async function showLobby(root) {
     }
   }
 
+  // A saved game's state in the player's words (the server's "playing", "over", "quit").
+  const STATUS_WORDS = { playing: "in play", over: "finished", quit: "quit" };
+
   async function loadSaved() {
     let tables;
     try {
@@ -279,7 +282,7 @@ export async function showLobby(root) {
           h("strong", {}, `${gameTitle(t.game)}: ${scenarioTitle(t.game, t.scenario)}`),
           h("span", { class: "muted" }, [
             t.id, when && !Number.isNaN(when.getTime()) ? when.toLocaleString() : null,
-            t.status, t.turn !== undefined ? `turn ${t.turn}` : null, t.mode,
+            STATUS_WORDS[t.status] || t.status, Number.isInteger(t.turn) ? `turn ${t.turn}` : null, t.mode,
             Array.isArray(t.seats) ? t.seats.join(" v ") : null,
           ].filter(Boolean).join(" · "))),
         h("div", { class: "saved-actions" },
