@@ -106,6 +106,30 @@ def test_tap_for_help_on_a_unit_and_the_ground_shows_its_profile_and_clauses(
         ctx.close()
 
 
+def test_tap_for_help_on_a_spell_inside_the_wizards_dialog(server: Server, browser: Browser) -> None:
+    page, ctx = open_table(server, browser)
+    try:
+        tid(page, "help-guide-close").click()
+        tid(page, "infra-tick").click()
+        expect(tid(page, "spells-dialog")).to_be_visible()
+        tid(page, "spells-custom").click()
+        dialog = tid(page, "spells-custom-dialog")
+        expect(dialog).to_be_visible()
+        # The dialog covers the action bar, so it offers its own "Tap for help".
+        dialog.get_by_test_id("help-tap-dialog").click()
+        dialog.get_by_test_id("spell-fire").click()
+        expect(tid(page, "help-topic")).to_have_attribute("data-topic", "spell:fire")
+        expect(tid(page, "help-profile")).to_contain_text("5 cells")  # spells.toml: fire, range 5
+        expect(tid(page, "help-clause-VX-SP-FIRE-1")).to_be_visible()
+        tid(page, "help-close").click()
+        # The tap was help's: the spell was not chosen, and the wizard's dialog is still open.
+        expect(dialog.get_by_test_id("spell-fire")).to_have_attribute("aria-pressed", "false")
+        expect(tid(page, "spells-count")).to_have_text("0 of 6")
+        no_page_errors(page)
+    finally:
+        ctx.close()
+
+
 def test_how_to_play_for_both_games_and_a_valhalla_figure(server: Server, browser: Browser) -> None:
     page, ctx = open_table(server, browser)
     try:

@@ -60,6 +60,25 @@ export class TableHelp {
       window.addEventListener(type, (e) => this.intercept(e), true);
     }
     window.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.mode) this.setMode(false); });
+    // A game's dialog that shows things with a topic (a wizard's spells) gets its own "Tap for help" button:
+    // the action bar's is behind the dialog's backdrop.
+    new MutationObserver((changes) => {
+      for (const c of changes) for (const el of c.addedNodes) if (el instanceof Element && el.matches(".backdrop")) this.offerIn(el);
+    }).observe(document.body, { childList: true });
+  }
+
+  /** Add "Tap for help" to a dialog if something in it has a topic. */
+  offerIn(backdrop) {
+    const box = backdrop.querySelector(".dialog");
+    if (!box || box.matches(".help-panel") || !this.topics().length) return;
+    const explained = [...box.querySelectorAll("button, [data-help]")].some((el) => {
+      const key = this.keyFor(el);
+      return Boolean(key && this.topic(key));
+    });
+    const title = box.querySelector(".dialog-title");
+    if (!explained || !title) return;
+    title.after(h("button", { type: "button", class: "btn secondary help-ui help-tap-dialog", testid: "help-tap-dialog",
+      onclick: () => this.setMode(!this.mode) }, h("span", { class: "help-mark", "aria-hidden": "true" }, "?"), "Tap for help"));
   }
 
   /** The welcome names the game and the scenario: load the help, and show the guide to a newcomer. */
@@ -101,7 +120,9 @@ export class TableHelp {
 
   setMode(on) {
     this.mode = Boolean(on);
-    this.elTap.setAttribute("aria-pressed", String(this.mode));
+    for (const b of document.querySelectorAll('[data-testid="help-tap"], [data-testid="help-tap-dialog"]')) {
+      b.setAttribute("aria-pressed", String(this.mode));
+    }
     this.elTap.classList.toggle("primary", this.mode);
     document.body.classList.toggle("help-mode", this.mode);
     if (this.mode) toast("Tap a unit, a figure, a spell or the ground to read about it.", "info", 3000);
