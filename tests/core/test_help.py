@@ -148,3 +148,21 @@ def test_quotes_are_compared_as_words_and_elisions_keep_their_order() -> None:
     assert quoted_in("Move up to 6 inches … ½ speed in woods", source)
     assert not quoted_in("½ speed … Move up to 6", source)  # out of order
     assert not quoted_in("Move up to 7 inches.", source)
+
+
+def test_every_registered_games_help_loads_and_its_guides_are_for_shipped_scenarios() -> None:
+    from iwgt.core.registry import plugins
+
+    with_help = []
+    for plugin in plugins():
+        help_ = plugin.help()
+        if help_ is None:
+            continue
+        with_help.append(plugin.name)
+        assert help_.game == plugin.name and help_.title == plugin.facts.title
+        shipped = set(plugin.game.scenario_names())
+        for guide in help_.guides:
+            assert guide.scenario in shipped, (plugin.name, guide.scenario)
+        data = help_.to_json()
+        assert len({t["key"] for t in data["topics"]}) == len(data["topics"])
+    assert {"valkyrx", "valhalla"} <= set(with_help)
