@@ -95,6 +95,11 @@ def test_tap_for_help_on_a_unit_and_the_ground_shows_its_profile_and_clauses(
         expect(tid(page, "help-tap")).to_have_attribute("aria-pressed", "false")
         shot(page, "help_02_unit_topic")
         tid(page, "help-close").click()
+        # The header's phase line: the observation's phase, deployment.
+        tid(page, "help-tap").click()
+        tid(page, "phase").click()
+        expect(tid(page, "help-topic")).to_have_attribute("data-topic", "phase:deploy")
+        tid(page, "help-close").click()
         # The Ford (cells 3,3 and 4,3) is difficult ground.
         tid(page, "help-tap").click()
         tid(page, "cell-3-3").click()

@@ -132,6 +132,8 @@ export class TableHelp {
   keyFor(el) {
     const marked = el.closest && el.closest("[data-help]");
     if (marked) return marked.getAttribute("data-help");
+    const obs = this.shell.obs ? this.shell.obs() : {};
+    if (el.closest('[data-testid="phase"]') && obs && obs.phase) return `phase:${obs.phase}`; // the header's phase line
     const screen = this.shell.game;
     return screen && typeof screen.helpTopic === "function" ? screen.helpTopic(el) : null;
   }
