@@ -144,6 +144,13 @@ def test_odds_have_a_key_lit_ground_keeps_its_terrain_and_the_edges_are_numbered
         row4, cell04 = tid(page, "edge-row-4").bounding_box(), cell(page, 0, 4).bounding_box()
         assert row4 and cell04
         assert cell04["y"] < row4["y"] + row4["height"] / 2 < cell04["y"] + cell04["height"]
+        # Options: Add troops is off, and says why (first_battle has no late troops).
+        tid(page, "options-button").click()
+        expect(tid(page, "options-add-troops")).to_be_disabled()
+        expect(tid(page, "options-add-troops")).to_have_text(
+            "Add troops: no late troops of yours are waiting"
+        )
+        tid(page, "options-close").click()
         no_page_errors(page)
     finally:
         page.close()

@@ -212,7 +212,9 @@ def test_a_hidden_unit_is_never_named_to_the_other_seat() -> None:
     for e in secret:
         assert WORDS.event(e, dark, 1) is None
         assert WORDS.event(e, dark, None) is None  # a spectator neither
-    assert WORDS.event(secret[1], light, 0) == f"{HER} moves unseen from [10, 1] to [9, 2]."
+    assert WORDS.event(secret[1], light, 0) == (
+        f"{HER} moves unseen from [10, 1] to [9, 2], by herself, after her quarry."
+    )  # the table moved her (VX-12-04): her owner gave no order
     assert WORDS.event(secret[2], light, 0) is None  # the first carrier: no player, not even the caster's
     # A spell's list of units leaves out one hidden from the seat (her owner reads her name).
     took = ev.SpellTookEffect(WIZARD, "strength", (GRIMA, GUARDS), (), 2, 3)
@@ -228,7 +230,7 @@ def test_a_hidden_unit_is_never_named_to_the_other_seat() -> None:
     assert sentences(WORDS, quarry, 0, secret, light, 0) == [
         f"The Light: {HER} chooses her quarry.",
         f"{HER} hunts Pocâdl - Bringer of Plaque (Demon) (D14).",
-        f"{HER} moves unseen from [10, 1] to [9, 2].",
+        f"{HER} moves unseen from [10, 1] to [9, 2], by herself, after her quarry.",
     ]
 
 

@@ -108,6 +108,12 @@ class Names:
         u = self.units.get(uid) if isinstance(uid, int) else None
         return u is not None and float(u.get("start") or 0) <= 1.0
 
+    def stealthy(self, uid: Any) -> bool:
+        """Whether the unit is the Grima (trait ``stealth``), whom the table moves by herself."""
+        u = self.units.get(uid) if isinstance(uid, int) else None
+        t = unit_types().get(u["type"]) if u is not None else None
+        return t is not None and t.has("stealth")
+
     def loss(self, uid: Any, x: float, noun: str = "man", nouns: str = "men") -> str:
         """``amount`` for this unit: whole men, or a character's share of itself."""
         return amount(x, character=self.character(uid), noun=noun, nouns=nouns)
@@ -312,7 +318,9 @@ def _sentence(e: Event, n: Names) -> str | None:
         case ev.QuarryChosen():
             return f"{n(e.unit)} hunts {n(e.target)}."
         case ev.HiddenMove():
-            return f"{n(e.unit)} moves unseen from {cell(e.frm)} to {cell(e.to)}."
+            # The table moved the Grima (VX-12-04): say so, her owner gave no order.
+            how = ", by herself, after her quarry" if n.stealthy(e.unit) else ""
+            return f"{n(e.unit)} moves unseen from {cell(e.frm)} to {cell(e.to)}{how}."
         case ev.GrimaStruck():
             verdict = "and kills" if e.success else "and fails: they fight"
             return f"{n(e.unit)} strikes at {n(e.quarry)} {verdict}."

@@ -225,8 +225,19 @@ export class Screen {
     return [
       { label: "End Phase", kind: "primary", testid: "options-end-phase",
         disabled: !(this.myTurn() && acts.some((a) => a.type === "end_phase")), run: () => this.endPhase() },
-      { label: "Add troops", testid: "options-add-troops", disabled: !troops.length, run: () => this.addTroops(troops) },
+      { label: troops.length ? "Add troops" : `Add troops: ${this.whyNoTroops()}`, testid: "options-add-troops",
+        disabled: !troops.length, run: () => this.addTroops(troops) },
     ];
+  }
+
+  /** Why Add troops is off now (VX-15-24), said on the button itself. */
+  whyNoTroops() {
+    const seat = this.view ? this.view.seat : null;
+    const waiting = (this.obs().units || []).filter((u) => u.owner === seat && u.status === "reserve");
+    if (!waiting.length) return "no late troops of yours are waiting";
+    if (!this.myTurn() || this.obs().phase !== "movement") return "in your movement phase";
+    const turns = waiting.map((u) => u.arrives).filter((t) => typeof t === "number");
+    return turns.length ? `they may join from turn ${Math.min(...turns)}` : "not now";
   }
 
   /** The winner is a side's forces: "Forces of the Light win!". */
