@@ -15,7 +15,7 @@ from rich.console import Console
 
 from iwgt.core.protocol import ChanceOutcome
 from iwgt.games.valkyrx import events as ev
-from iwgt.games.valkyrx.actions import Conceal, SetQuarry, Surface
+from iwgt.games.valkyrx.actions import Conceal, Reveal, SetQuarry, Surface
 from iwgt.games.valkyrx.report import print_events
 from iwgt.games.valkyrx.state import ValkyrxState
 from iwgt.games.valkyrx.units import unit_types
@@ -71,6 +71,18 @@ def test_the_hidden_grima_s_selection_is_answered_and_says_what_she_does_and_wha
     # Visible, she says how to hide her; any other character has no note.
     assert card(hunt(), 0, GRIMA)["note"].startswith("Visible: she moves like any unit.")
     assert "note" not in card(hunt(), 0, MODROF)
+
+
+def test_the_grima_just_revealed_is_answered_too() -> None:
+    state, _ = GAME.apply(hunt(), Conceal(GRIMA))
+    state = tweak(state, GRIMA, moved=False)  # a later turn: she has not moved yet
+    state, _ = GAME.apply(state, Reveal(GRIMA))  # her move for the turn
+    sel = ADAPTER.selection(GAME, state, 0, GRIMA)
+    assert sel["moves"] == []
+    assert sel["note"] == (
+        "Visible: she moves like any unit. Conceal her and the table moves her by herself, unseen. "
+        "The Grima (of the mask) cannot move now: it has already moved this turn."
+    )
 
 
 def test_a_move_order_for_the_hidden_grima_is_refused_in_words_about_her_not_the_table() -> None:

@@ -363,14 +363,16 @@ class ValkyrxAdapter:
         if u is None:
             return None
         note = stealth_note(u, Names(obs), seat)
-        if note is not None or movable:
-            return note
+        if movable or (note is not None and u.get("hidden")):
+            return note  # a hidden unit's note says already why it takes no move
         if game.to_move(st) != seat:
-            return f"{u['name']} cannot move now: it is not your turn to act."
-        if st.phase != "movement":
-            return f"{u['name']} cannot move now: units move in the movement phase."
-        why = why_not_move(st, st.units[unit_id], seat)
-        return f"{u['name']} cannot move now: {why or 'it has nowhere to go'}."
+            why = "it is not your turn to act"
+        elif st.phase != "movement":
+            why = "units move in the movement phase"
+        else:
+            why = why_not_move(st, st.units[unit_id], seat) or "it has nowhere to go"
+        told = f"{u['name']} cannot move now: {why}."
+        return told if note is None else f"{note} {told}"  # the Grima just revealed: visible, moved
 
     def _selection_forecasts(self, st: ValkyrxState, unit_id: int, moves: Sequence[Move]) -> list[Forecast]:
         """Per visible enemy, the heaviest expected blow among the unit's contact moves and its volley."""
