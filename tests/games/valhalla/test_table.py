@@ -144,12 +144,19 @@ def test_the_adapter_matches_real_event_classes_of_the_game_and_each_one_shows()
         assert effect in {x.effect for x in ADAPTER.lights(o, [event], 0)}, event
         assert effect not in {x.effect for x in ADAPTER.lights(o, [], 0)}
     reported = {ev.Fought: "dice", ev.ShotFired: "dice", ev.SavingThrow: "dice", ev.CoinsWon: "coins"}
-    assert set(lit_by) | set(reported) == set(REACTS_TO)
+    told_by_a_save = {ev.FigureHurt, ev.ThingDropped}  # what a Dice of Death did: its ``then``
+    assert set(lit_by) | set(reported) | told_by_a_save == set(REACTS_TO)
     samples = {**{k: e for k, (e, _) in lit_by.items()}, ev.SavingThrow: ev.SavingThrow(ASA, 4, "one_shock")}
     samples[ev.CoinsWon] = ev.CoinsWon(0, 1, "a shot", 1)
     for cls, key in reported.items():
         rep = ADAPTER.report(o, [samples[cls]])
         assert rep is not None and len(rep[key]) == 1, cls
+    save = ev.SavingThrow(ASA, 1, "wounded")
+    for then in (ev.FigureHurt(ASA, 0, 1), ev.ThingDropped(ASA, 0, (10.0, 13.0))):
+        rep = ADAPTER.report(o, [save, then])
+        alone = ADAPTER.report(o, [save])
+        assert rep is not None and alone is not None
+        assert rep["dice"][0]["then"] != alone["dice"][0]["then"], then
 
 
 def test_a_refused_point_or_target_lights_red_for_two_seconds() -> None:

@@ -39,8 +39,11 @@ def test_vh_ts_01_a_52_card_deck_dealt_one_chance_step_a_card_by_the_table() -> 
     assert die is not None and die.sides == 52 and die.secret  # the table shuffles, even with real dice
     state, events = act(state, 52)  # the 52nd card left: the King of spades
     assert of(events, CardDealt) == [CardDealt(0, 51, "K♠")]
+    assert events[0] == TurnBegan(1)  # the first card dealt announces the turn, the first turn too
     die = GAME.chance_outcomes(state)
     assert die is not None and die.sides == 51 and "seat 1" in die.purpose
+    state, events = act(state, 1)
+    assert of(events, TurnBegan) == []  # once a turn
 
 
 def test_vh_ts_01_every_card_is_gathered_and_reshuffled_each_turn() -> None:
@@ -50,9 +53,11 @@ def test_vh_ts_01_every_card_is_gathered_and_reshuffled_each_turn() -> None:
     while state.phase == "activate":
         state, more = act(state, EndActivation())
         events += more
-    assert TurnEnded(1) in events and TurnBegan(2) in events
+    assert TurnEnded(1) in events and TurnBegan(2) not in events  # said by the next turn's first card
     assert state.turn == 2 and state.phase == "deal" and len(state.deck) == 52
     assert state.hands == ((), ())
+    state, events = act(state, 1)
+    assert events[0] == TurnBegan(2)
 
 
 def test_vh_ts_02_one_card_per_living_figure_dealt_round_the_table() -> None:
@@ -125,7 +130,7 @@ def test_vh_ts_06_when_all_cards_are_played_the_turn_is_over() -> None:
     state = position()
     state, events = act(state, *[EndActivation()] * 6)
     assert kinds(events).count("CardUp") == 6 - 1  # the first was up already
-    assert kinds(events)[-2:] == ["TurnEnded", "TurnBegan"] and state.turn == 2
+    assert kinds(events)[-1] == "TurnEnded" and state.turn == 2 and state.phase == "deal"
 
 
 def test_vh_ms_05_every_hand_is_seen_by_everyone() -> None:

@@ -98,7 +98,13 @@ def test_sentences_by_hand() -> None:
     )
     assert say(ev.SavingThrow(HERO, 1, "killed")) == "Dice of Death for Ulf the Bold: 1, goes to Valhalla."
     assert say(ev.SavingThrow(HERO, 6, "none")) == "Dice of Death for Ulf the Bold: 6, no effect."
-    assert say(ev.FigureHurt(HERO, 0, 0)) == "Ulf the Bold is now unhurt."
+    assert say(ev.FigureHurt(HERO, 0, 0)) == "Ulf the Bold is unhurt now."
+    assert say(ev.FigureHurt(HERO, 1, 0)) == "Ulf the Bold now has 1 shock marker."
+    assert say(ev.FigureHurt(HERO, 2, 0)) == "Ulf the Bold now has 2 shock markers."
+    assert say(ev.FigureHurt(HERO, 0, 1)) == "Ulf the Bold is now wounded."
+    assert say(ev.FigureHurt(HERO, 1, 1)) == "Ulf the Bold now has 1 shock marker and is wounded."
+    assert say(ev.Recovered(HERO, 1)) == "Ulf the Bold recovers from shock (1 shock marker left)."
+    assert say(ev.Recovered(HERO, 0)) == "Ulf the Bold recovers from shock (no shock marker left)."
     assert say(ev.FigureActivated(HERO, 1)) == "Ulf the Bold activates (1 action)."
     assert say(ev.CoinsWon(1, 2, "Ulf the Bold went to Valhalla", 2)) == (
         "Farmers win 2 coins: Ulf the Bold went to Valhalla (2 in all)."

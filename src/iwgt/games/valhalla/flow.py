@@ -39,7 +39,9 @@ Step = tuple[ValhallaState, list[Event]]
 
 def start_turn(state: ValhallaState, events: list[Event]) -> Step:
     """Gather and shuffle the whole deck and deal one card per living figure to each player, in turns
-    round the table (VH-TS-01, VH-TS-02); the deal itself is a run of chance steps."""
+    round the table (VH-TS-01, VH-TS-02); the deal itself is a run of chance steps, and its first card says
+    that the turn has begun (``deal``: so turn 1 is announced too, though the first deal is made before any
+    event can be told)."""
     seats = len(state.scenario.spec.players)
     alive = [sum(1 for f in state.figures if f.alive and f.seat == s) for s in range(seats)]
     to_deal = tuple(s for rnd in range(max(alive, default=0)) for s in range(seats) if alive[s] > rnd)
@@ -57,7 +59,6 @@ def start_turn(state: ValhallaState, events: list[Event]) -> Step:
         allowance=0,
         actions_used=0,
     )
-    events.append(TurnBegan(state.turn))
     return state, events
 
 
@@ -65,6 +66,8 @@ def deal(state: ValhallaState, face: int, events: list[Event]) -> Step:
     """Deal the ``face``-th card left in the deck to the next seat; after the last, the cards come up."""
     card = state.deck[face - 1]
     seat = state.to_deal[0]
+    if not any(state.hands):  # the deal's first card: the turn begins (TurnBegan, once a turn)
+        events.append(TurnBegan(state.turn))
     hands = list(state.hands)
     hands[seat] = tuple(sorted((*hands[seat], card)))
     state = replace(

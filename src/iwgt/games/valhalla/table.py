@@ -23,7 +23,10 @@ LED strip under a glass top or a projector over the table. Decisions (for docs/a
 - **Previews**: the exact odds of ``iwgt.games.valhalla.forecast.preview`` for a charge, a fight or a shot.
 - **Report**: always present: each side's coins and target, each figure's hurts, and the dice of the last step
   (combat faces and scores, a shot's face against the face it needed, each Dice of Death and its effect), each
-  roll with its sentence from ``iwgt.games.valhalla.words`` (the one place a roll is worded).
+  roll with its sentence from ``iwgt.games.valhalla.words`` (the one place a roll is worded). A Dice of Death
+  also says what it did when its effect alone does not (``then``: a third shock marker made a wound, a second
+  wound killed, the shock and wounds the figure now has, what a fallen figure dropped) and whether the figure
+  went to Valhalla (``killed``), so that no loss is understated.
 - **Cards**: each player's dealt cards, the card up marked, the played ones marked played.
 """
 
@@ -45,7 +48,7 @@ from iwgt.games.valhalla.config import rules
 from iwgt.games.valhalla.forecast import preview as odds_preview
 from iwgt.games.valhalla.movement import why_not_charge, why_not_move
 from iwgt.games.valhalla.state import Figure, ValhallaState
-from iwgt.games.valhalla.words import SAVES, ValhallaWords
+from iwgt.games.valhalla.words import SAVES, ValhallaWords, save_outcome
 
 COMBAT_MS: Final = 3000
 """How long a combat's or a shot's lights run before the verdict and the removals show."""
@@ -66,6 +69,8 @@ REACTS_TO: Final[tuple[type[Event], ...]] = (
     ev.ShotFired,
     ev.FigureKilled,
     ev.SavingThrow,
+    ev.FigureHurt,
+    ev.ThingDropped,
     ev.CoinsWon,
 )
 """Every event class the adapter matches (lights, and the dice report): the tests hold each to being a class
@@ -389,8 +394,8 @@ class ValhallaAdapter:
     def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
         """Coins, hurts and the last step's dice: ``{"type": "report", "turn", "sides": [{"side", "name",
         "colour", "coins", "target"}], "figures": [{"id", "name", "side", "seat", "kind", "shock", "wounds",
-        "alive"}], "dice": [one entry per roll, its ``text`` worded by ``iwgt.games.valhalla.words``],
-        "coins": [coins won in the step]}``."""
+        "alive"}], "dice": [one entry per roll, its ``text`` worded by ``iwgt.games.valhalla.words``; a
+        save's ``then`` and ``killed`` say what it did], "coins": [coins won in the step]}``."""
         figures = {f["id"]: f for f in observation.get("figures", [])}
 
         def die(fid: int) -> int | None:
@@ -402,9 +407,11 @@ class ValhallaAdapter:
 
         dice: list[JSON] = []
         coins: list[JSON] = []
+        save: JSON | None = None  # the last Dice of Death, until the next roll: what follows is its doing
         for e in events:
             match e:
                 case ev.Fought():
+                    save = None
                     dice.append(
                         {
                             "kind": "combat",
@@ -422,6 +429,7 @@ class ValhallaAdapter:
                         }
                     )
                 case ev.ShotFired():
+                    save = None
                     dice.append(
                         {
                             "kind": "shot",
@@ -436,16 +444,26 @@ class ValhallaAdapter:
                         }
                     )
                 case ev.SavingThrow():
-                    dice.append(
-                        {
-                            "kind": "save",
-                            "figure": e.figure,
-                            "face": e.face,
-                            "effect": e.effect,
-                            "words": SAVES.get(e.effect, e.effect),
-                            "text": text(e),
-                        }
+                    save = {
+                        "kind": "save",
+                        "figure": e.figure,
+                        "face": e.face,
+                        "effect": e.effect,
+                        "words": SAVES.get(e.effect, e.effect),
+                        "text": text(e),
+                        "then": save_outcome(e.effect, self._name(figures, e.figure), None, False),
+                        "killed": e.effect == "killed",
+                    }
+                    dice.append(save)
+                case ev.FigureHurt() if save is not None and save["figure"] == e.figure:
+                    save["then"] = save_outcome(
+                        save["effect"], self._name(figures, e.figure), (e.shock, e.wounds), False
                     )
+                case ev.FigureKilled() if save is not None and save["figure"] == e.figure:
+                    save["killed"] = True
+                    save["then"] = save_outcome(save["effect"], self._name(figures, e.figure), None, True)
+                case ev.ThingDropped() if save is not None and save["figure"] == e.figure:
+                    save["then"] = " ".join(x for x in (save["then"], text(e)) if x)
                 case ev.CoinsWon():
                     coins.append(
                         {
@@ -487,6 +505,12 @@ class ValhallaAdapter:
             "dice": dice,
             "coins": coins,
         }
+
+    @staticmethod
+    def _name(figures: Mapping[Any, JSON], fid: int) -> str:
+        """A figure's name from the observation."""
+        f = figures.get(fid)
+        return str(f["name"]) if f is not None else f"figure {fid}"
 
     # ----------------------------------------------------------------------------------------- cards
 

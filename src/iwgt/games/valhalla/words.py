@@ -60,6 +60,42 @@ def hurts(shock: int, wounds: int) -> str:
     return ", ".join(parts) or "unhurt"
 
 
+def condition(name: str, shock: int, wounds: int) -> str:
+    """A figure's hurts as a sentence: ``Ulf now has 1 shock marker and is wounded.``, ``Ulf is now
+    wounded.``, ``Ulf is unhurt now.``"""
+    if shock and wounds:
+        return f"{name} now has {count(shock, 'shock marker')} and is wounded."
+    if shock:
+        return f"{name} now has {count(shock, 'shock marker')}."
+    if wounds:
+        return f"{name} is now wounded."
+    return f"{name} is unhurt now."
+
+
+SHOCK_ADDED: Final = {"one_shock": 1, "two_shock": 2}
+"""The shock markers a Dice of Death's effect adds (VH-ST-05, VH-ST-06)."""
+
+
+def save_outcome(effect: str, name: str, after: tuple[int, int] | None, killed: bool) -> str:
+    """What a Dice of Death did to the figure when its effect alone does not say it: a third shock marker is a
+    wound (VH-ST-09), a second wound kills (VH-ST-12). ``after`` is the figure's shock and wounds once the
+    save is taken (None: unchanged, or gone to Valhalla). ``""`` for an effect that says it all ("goes to
+    Valhalla", "no effect")."""
+    if effect in ("killed", "none"):
+        return ""
+    if killed:
+        if effect == "wounded":
+            return f"A second wound: {name} goes to Valhalla."
+        return f"A third shock marker is a wound, and a second wound: {name} goes to Valhalla."
+    if after is None:
+        return ""
+    shock, wounds = after
+    said = condition(name, shock, wounds)
+    if effect in SHOCK_ADDED and shock < SHOCK_ADDED[effect]:  # fewer markers than it added: 3 became a wound
+        return f"A third shock marker is a wound: {said}"
+    return said
+
+
 class _Names:
     """The names the observation gives: figures, things, obstacles, sides and players."""
 
@@ -164,11 +200,12 @@ def _sentence(e: Event, n: _Names) -> str | None:
         case ev.SavingThrow():
             return f"Dice of Death for {n.figure(e.figure)}: {e.face}, {SAVES.get(e.effect, e.effect)}."
         case ev.FigureHurt():
-            return f"{n.figure(e.figure)} is now {hurts(e.shock, e.wounds)}."
+            return condition(n.figure(e.figure), e.shock, e.wounds)
         case ev.FigureKilled():
             return f"{n.figure(e.figure)} goes to Valhalla."
         case ev.Recovered():
-            return f"{n.figure(e.figure)} recovers from shock ({count(e.shock, 'shock marker')} left)."
+            left = count(e.shock, "shock marker") if e.shock else "no shock marker"
+            return f"{n.figure(e.figure)} recovers from shock ({left} left)."
         case ev.ThingPickedUp():
             return f"{n.figure(e.figure)} picks up the {n.thing(e.thing)}."
         case ev.ThingDropped():
