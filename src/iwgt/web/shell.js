@@ -184,7 +184,8 @@ export class Shell {
         this.elTurn,
         h("div", { class: "top-right" }, this.elHeaderExtra, this.elConn, this.elTimer)),
       h("main", { class: "table-main" },
-        h("section", { class: "board-area", "aria-label": "The table" }, this.elOverlay, this.elBoard, this.elZoom, this.elLegend),
+        h("section", { class: "board-area", "aria-label": "The table" }, this.elOverlay, this.elBoard,
+          h("div", { class: "board-foot" }, this.elLegend, this.elZoom)),
         this.elSide),
       h("footer", { class: "actionbar" }, this.elActions, h("div", { class: "spacer" }), this.elOptions));
     fill(this.root, this.elScreen);
