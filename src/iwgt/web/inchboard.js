@@ -5,6 +5,11 @@
 // each, rings and a reach outline round a picked piece, points to tap, links between pieces, and the lights the
 // server sends (spots: `at` + `radius`; areas: `area`, a polygon in inches). It computes no rule: it reports
 // taps (a piece, or a point in inches) and drags of a piece to its owner.
+//
+// Kept readable however crowded or small: a ring's label is placed on its ring where no piece, marker, point
+// or other label is, on a dark plate, above the pieces; a piece's pips stay inside its own base (a row over
+// the letter, a row under it), never on its neighbour; and the board's words are never drawn smaller on the
+// screen than TEXT_MIN_PX (they grow as the board shrinks, on a phone).
 
 import { s, svgPoint } from "./dom.js";
 
@@ -12,6 +17,11 @@ export const PX = 40; // SVG units per inch
 const MARGIN = 40; // room for the inch ruler round the table
 const DRAG_START_PX = 8;
 const GRID_INCHES = 6;
+const TEXT_MIN_PX = 11; // the smallest a board's word may be on the screen (CSS pixels)
+const RULER_GROWTH_MAX = 1.6; // the ruler's figures grow only so far: they must fit in the margin
+const LABEL_PAD = 4; // room round a ring label's words on its plate (SVG units)
+const LABEL_STEP_DEGREES = 10; // how far along its ring a label is tried again when its place is taken
+const POINT_R = 7; // a point to tap (SVG units)
 
 const fmt = (v) => (Math.round(v * 100) / 100).toString();
 
@@ -83,8 +93,15 @@ export class InchBoard {
     this.gMarks = s("g", { class: "layer-marks", "aria-hidden": "true" });
     this.gThings = s("g", { class: "layer-things" });
     this.gPieces = s("g", { class: "layer-pieces" });
-    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces);
+    // Ring labels go over everything else (on their plates), placed where nothing is.
+    this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true", "pointer-events": "none" });
+    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces, this.gLabels);
     host.append(this.svg);
+    this.labels = []; // the rings whose labels are drawn, kept to lay them out again when the board is resized
+    this.textScale = 0;
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => { if (this.fitText()) this.layoutLabels(); }).observe(this.svg);
+    }
     this.drag = null;
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
     this.svg.addEventListener("pointermove", (e) => this.move(e));
@@ -162,6 +179,34 @@ export class InchBoard {
         style: { "--zc": z.colour || "#ffffff" } }, z.title ? s("title", {}, z.title) : null));
       if (z.label && z.outline && z.outline.length) this.label(this.gZones, z.outline, z.label, "ib-zone-name");
     });
+    this.textScale = 0;
+    this.fitText();
+  }
+
+  /** How many CSS pixels of the screen one SVG unit takes now (0 when the board is not on the screen). */
+  screenScale() {
+    const ctm = this.svg.getScreenCTM ? this.svg.getScreenCTM() : null;
+    return ctm ? Math.hypot(ctm.a, ctm.b) : 0;
+  }
+
+  /**
+   * Grow the board's words where the board is drawn small (a phone), so that none is under TEXT_MIN_PX on the
+   * screen; the ruler's figures only so far as its margin allows. True when the scale changed.
+   */
+  fitText() {
+    const scale = this.screenScale();
+    if (!scale || Math.abs(scale - this.textScale) < 1e-3) return false;
+    this.textScale = scale;
+    for (const el of this.svg.querySelectorAll(".ib-ruler, .ib-area-name, .ib-zone-name, .ib-ring-label")) {
+      if (!el.dataset.size) {
+        el.style.fontSize = "";
+        el.dataset.size = String(parseFloat(getComputedStyle(el).fontSize) || 13);
+      }
+      const size = Number(el.dataset.size);
+      const cap = el.classList.contains("ib-ruler") ? RULER_GROWTH_MAX : Infinity;
+      el.style.fontSize = `${Math.min(size * cap, Math.max(size, TEXT_MIN_PX / scale)).toFixed(1)}px`;
+    }
+    return true;
   }
 
   label(g, outline, text, cls) {
@@ -192,21 +237,18 @@ export class InchBoard {
     const pick = pickable || new Set();
     this.gRings.replaceChildren();
     if (reach && reach.length > 2) this.gRings.append(s("polygon", { points: this.pts(reach), class: "ib-reach", testid: `${pre}reach` }));
+    this.labels = [];
     (rings || []).forEach((ring, i) => {
+      const testid = ring.testid || `${pre}ring-${ring.kind}`;
       this.gRings.append(s("circle", { cx: this.sx(ring.at[0]), cy: this.sy(ring.at[1]), r: ring.radius * PX,
-        class: ["ib-ring", `ring-${ring.kind}`], testid: ring.testid || `${pre}ring-${ring.kind}`, "data-radius": ring.radius }));
-      if (ring.label) {
-        // Each ring's label at its own angle, so that rings of equal size do not print on each other.
-        const angle = (ring.angle ?? 90 + 45 * i) * (Math.PI / 180);
-        const lx = this.sx(ring.at[0] + ring.radius * Math.cos(angle));
-        const ly = this.sy(ring.at[1] + ring.radius * Math.sin(angle));
-        this.gRings.append(s("text", { x: lx, y: ly - 4, class: ["ib-ring-label", `ring-${ring.kind}`] }, ring.label));
-      }
+        class: ["ib-ring", `ring-${ring.kind}`], testid, "data-radius": ring.radius }));
+      // Each ring's label starts from its own angle, so that rings of equal size do not print on each other.
+      if (ring.label) this.labels.push({ ring, testid: `${testid}-label`, angle: ring.angle ?? 90 + 45 * i });
     });
     this.renderLights(lights || []);
     this.gMarks.replaceChildren();
     for (const m of points || []) {
-      this.gMarks.append(s("circle", { cx: this.sx(m.at[0]), cy: this.sy(m.at[1]), r: 7,
+      this.gMarks.append(s("circle", { cx: this.sx(m.at[0]), cy: this.sy(m.at[1]), r: POINT_R,
         class: ["ib-point", `ib-point-${m.kind.split("-")[0]}`], testid: `${pre}point-${m.kind}`, "data-at": `${m.at[0]},${m.at[1]}` }));
     }
     for (const [a, b] of links || []) {
@@ -225,6 +267,110 @@ export class InchBoard {
         this.gPieces.append(g);
       }
     }
+    this.fitText();
+    this.layoutLabels();
+  }
+
+  /**
+   * What a ring label must not cover (discs in SVG units): every piece's base, every thing, every point to tap
+   * and every spot of light (a lit move point is one).
+   */
+  crowd() {
+    const discs = [];
+    const centre = (el) => {
+      const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(el.getAttribute("transform") || "");
+      return m ? [Number(m[1]), Number(m[2])] : null;
+    };
+    for (const g of this.gPieces.children) {
+      const at = centre(g);
+      const base = g.querySelector(".ib-base, .ib-tray-base");
+      if (!at || !base) continue;
+      const r = base.tagName === "circle" ? Number(base.getAttribute("r"))
+        : Math.hypot(Number(base.getAttribute("width")), Number(base.getAttribute("height"))) / 2;
+      discs.push([at[0], at[1], r + 2]);
+    }
+    const circles = [...this.gMarks.querySelectorAll("circle"), ...this.gThings.querySelectorAll("circle"),
+      ...this.gLights.querySelectorAll("circle")];
+    for (const c of circles) {
+      discs.push([Number(c.getAttribute("cx")), Number(c.getAttribute("cy")), Number(c.getAttribute("r")) + 2]);
+    }
+    for (const r of this.gThings.querySelectorAll("rect")) {
+      const w = Number(r.getAttribute("width"));
+      const h = Number(r.getAttribute("height"));
+      discs.push([Number(r.getAttribute("x")) + w / 2, Number(r.getAttribute("y")) + h / 2, Math.hypot(w, h) / 2 + 2]);
+    }
+    return discs;
+  }
+
+  /**
+   * Each ring's label on its ring, on a plate, over the pieces: at its own angle if that spot is clear of
+   * pieces, things, points and the labels already placed and lies on the table; else at the nearest clear
+   * angle along the ring (both ways, LABEL_STEP_DEGREES at a time); else where it covers least.
+   */
+  layoutLabels() {
+    this.gLabels.replaceChildren();
+    if (!this.labels.length) return;
+    const discs = this.crowd();
+    const placed = [];
+    const table = [MARGIN, MARGIN, MARGIN + this.width * PX, MARGIN + this.height * PX];
+    const hits = (box) => {
+      let n = 0;
+      for (const [cx, cy, r] of discs) {
+        const dx = Math.max(box[0] - cx, 0, cx - box[2]);
+        const dy = Math.max(box[1] - cy, 0, cy - box[3]);
+        if (dx * dx + dy * dy < r * r) n += 1;
+      }
+      for (const b of placed) if (box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3]) n += 2;
+      if (box[0] < table[0] || box[1] < table[1] || box[2] > table[2] || box[3] > table[3]) n += 4;
+      return n;
+    };
+    for (const { ring, testid, angle } of this.labels) {
+      const text = s("text", { class: ["ib-ring-label", `ring-${ring.kind}`], "dominant-baseline": "central" }, ring.label);
+      const plate = s("rect", { class: ["ib-label-plate", `ring-${ring.kind}`], rx: 5, fill: "#0c0f14", "fill-opacity": 0.82 });
+      const g = s("g", { class: ["ib-label", `ring-${ring.kind}`], testid }, plate, text);
+      this.gLabels.append(g);
+      this.fitOne(text);
+      let w = 0;
+      let h = 0;
+      try {
+        const bb = text.getBBox();
+        w = bb.width;
+        h = bb.height;
+      } catch { /* not on the screen */ }
+      const size = parseFloat(text.style.fontSize || getComputedStyle(text).fontSize) || 13;
+      w = (w || ring.label.length * size * 0.6) + 2 * LABEL_PAD;
+      h = (h || size * 1.2) + LABEL_PAD;
+      let best = null;
+      // On the ring first, all round it; then just outside it, then just inside (still beside its line).
+      search: for (const off of [0, h / 2 + 2, -(h / 2 + 2)]) {
+        for (let k = 0; k <= 180 / LABEL_STEP_DEGREES; k++) {
+          for (const sign of k ? [1, -1] : [1]) {
+            const a = (angle + sign * k * LABEL_STEP_DEGREES) * (Math.PI / 180);
+            const x = this.sx(ring.at[0]) + (ring.radius * PX + off) * Math.cos(a);
+            const y = this.sy(ring.at[1]) - (ring.radius * PX + off) * Math.sin(a);
+            const box = [x - w / 2, y - h / 2, x + w / 2, y + h / 2];
+            const n = hits(box);
+            if (!best || n < best.n) best = { n, x, y, box, a };
+            if (!n) break search;
+          }
+        }
+      }
+      placed.push(best.box);
+      text.setAttribute("x", best.x.toFixed(1));
+      text.setAttribute("y", best.y.toFixed(1));
+      for (const [k, v] of Object.entries({ x: best.box[0], y: best.box[1], width: w, height: h })) plate.setAttribute(k, v.toFixed(1));
+      g.dataset.clear = best.n ? "false" : "true";
+      g.dataset.angle = String(Math.round((best.a * 180) / Math.PI));
+    }
+  }
+
+  /** One new word grown like the others (fitText). */
+  fitOne(el) {
+    const scale = this.textScale || this.screenScale();
+    if (!scale) return;
+    const size = parseFloat(getComputedStyle(el).fontSize) || 13;
+    el.dataset.size = String(size);
+    el.style.fontSize = `${Math.max(size, TEXT_MIN_PX / scale).toFixed(1)}px`;
   }
 
   renderLights(lights) {
@@ -301,12 +447,23 @@ export class InchBoard {
     g.append(s("title", {}, f.title ? `${f.name || ""} (${f.title})` : f.name || ""),
       s("circle", { r, class: "ib-base", style: { fill: f.colour || "#888888" } }),
       s("text", { y: r * 0.36, class: "ib-letter" }, f.letter || ""));
-    // Pips in a row over the base and under it (markers of the game's choosing), and a mark at its corner.
-    const row = (list, cy) => list.forEach((pip, i) => g.append(s("circle", { cx: (i - (list.length - 1) / 2) * 12, cy, r: 5,
-      class: ["ib-pip", pip.cls], testid: pip.testid })));
-    row(f.above || [], -r - 7);
-    row(f.below || [], r + 7);
-    if (f.corner) g.append(s("circle", { cx: r * 0.75, cy: -r * 0.75, r: 7, class: ["ib-corner", f.corner.cls], testid: f.corner.testid }));
+    // Pips (markers of the game's choosing) along the inside of the base's rim: `above` over the letter,
+    // `below` under it, and a mark at its side (`corner`): all on the piece's own base, never on a neighbour's.
+    const pr = Math.max(3, r * 0.24);
+    const rim = r - pr - 2;
+    const arc = (list, middle) => {
+      const n = list.length;
+      // Pips side by side; if more than half a rim's worth, they close up (overlapping a little) to stay inside.
+      const step = n > 1 ? Math.min((2 * pr + 2) / rim, (Math.PI * 0.8) / (n - 1)) : 0;
+      list.forEach((pip, i) => {
+        const a = middle + (i - (n - 1) / 2) * step;
+        g.append(s("circle", { cx: (rim * Math.cos(a)).toFixed(1), cy: (rim * Math.sin(a)).toFixed(1), r: pr,
+          class: ["ib-pip", pip.cls], testid: pip.testid }));
+      });
+    };
+    arc(f.above || [], -Math.PI / 2);
+    arc(f.below || [], Math.PI / 2);
+    if (f.corner) g.append(s("circle", { cx: rim.toFixed(1), cy: 0, r: pr + 1, class: ["ib-corner", f.corner.cls], testid: f.corner.testid }));
     return g;
   }
 

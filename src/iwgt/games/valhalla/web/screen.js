@@ -6,6 +6,10 @@
 // rule is the server's: a tapped point is sent as it is, and a refusal comes back with its reason. Every
 // sentence about play is the server's too (the game's words.py): the log (shown by the shell), each roll's
 // `text` and a save's `words` in the dice panel, a coin's `text` in its toast.
+//
+// The buttons of the picked figure (move, charge, shoot, fight, ...) and the odds panel's Confirm and Cancel are
+// in one dock right under the prompt and the odds; valhalla.css keeps it in view (sticky) when the side panel
+// scrolls, so on a phone or a tablet they are always in reach.
 
 import { h, fill } from "/static/dom.js";
 import { InchBoard } from "/static/inchboard.js";
@@ -51,6 +55,7 @@ export class Screen {
     this.elCoins = h("div", { class: "vh-coins", testid: "vh-coins" });
     this.elHands = h("div", { class: "vh-hands", testid: "vh-hands" });
     this.elRoster = h("div", { class: "vh-roster", testid: "vh-roster" });
+    this.elDock = h("div", { class: "vh-dock", testid: "vh-dock" });
     this.elEnd = h("button", { type: "button", class: "btn primary", testid: "vh-action-end_activation", hidden: true,
       onclick: () => this.endActivation() }, "End activation");
     this.board = new InchBoard(slots.board, {
@@ -60,7 +65,7 @@ export class Screen {
     }, { prefix: "vh-" });
     return {
       className: "vh-screen",
-      side: [this.elCoins, slots.prompt, this.elOdds, this.elDice, h("h2", { class: "side-title" }, "Cards"), this.elHands,
+      side: [this.elCoins, slots.prompt, this.elOdds, this.elDock, this.elDice, h("h2", { class: "side-title" }, "Cards"), this.elHands,
         h("h2", { class: "side-title" }, "Figures"), this.elRoster],
       actions: [this.elEnd],
     };
@@ -122,8 +127,9 @@ export class Screen {
       // The latest step's rolls first (in the order rolled), then a few steps back: with physical dice a
       // charge's dice and saves come in several steps.
       this.lastDice = { version: view.version, rolls: [...rolls, ...this.lastDice.rolls].slice(0, DICE_SHOWN) };
-      const killed = rolls.some((r) => r.kind === "save" && r.effect === "killed");
-      toast(rolls.map((r) => r.text).join("\n"), killed ? "error" : "info", 5000);
+      // A save's `then` says what it did beyond its effect (a third shock marker a wound, a second wound death).
+      const killed = rolls.some((r) => r.kind === "save" && (r.killed || r.effect === "killed"));
+      toast(rolls.map((r) => [r.text, r.then].filter(Boolean).join(" ")).join("\n"), killed ? "error" : "info", 5000);
     }
     for (const c of (view.report && view.report.coins) || []) toast(c.text, "ok", 5000);
   }
@@ -184,6 +190,7 @@ export class Screen {
     });
     this.renderCoins(obs);
     this.renderOdds();
+    this.renderDock(view);
     this.renderDice();
     this.renderHands();
     this.renderRoster(obs);
@@ -302,10 +309,17 @@ export class Screen {
         parts.push(h("h2", {}, `${this.figName(active)}`),
           h("p", { testid: "vh-actions-left" }, `${plural(obs.actions_left ?? 0, "action")} left.`));
       }
-      const sel = this.selected !== null && this.pickable().has(this.selected) ? this.figure(this.selected) : null;
-      if (sel) parts.push(...this.actionButtons(sel));
+      const sel = this.actingFigure(v);
+      if (sel) parts.push(this.selectedLine(sel));
     }
     return parts;
+  }
+
+  /** The picked figure whose buttons the dock shows: one of this player's, on its card, with nothing else asked. */
+  actingFigure(view) {
+    const obs = view.observation || {};
+    if (view.status !== "playing" || view.die || !this.myTurn() || obs.phase !== "activate" || this.mode === "withdraw") return null;
+    return this.selected !== null && this.pickable().has(this.selected) ? this.figure(this.selected) : null;
   }
 
   /** Game Over's own part: each side's final coins and each figure's fate. */
@@ -356,12 +370,32 @@ export class Screen {
     `${o.achieved ? "✔ " : ""}${(sides[o.side] || {}).name || ""}: ${o.title}`)));
   }
 
+  movesOf(f) {
+    return this.selection && this.selection.unit === f.id ? this.selection.moves || [] : [];
+  }
+
+  selectedLine(f) {
+    return h("p", { class: "muted", testid: "vh-selected" }, `${f.name} (${KIND_NAME[f.kind] || f.kind}).`,
+      this.movesOf(f).length ? " Tap a point on the table to move it there (up to 6\"; half speed in woods, village or uphill)." : "");
+  }
+
+  /** The dock: Confirm and Cancel while a charge, fight or shot waits on its odds, else the picked figure's buttons. */
+  renderDock(view) {
+    if (this.pending) {
+      fill(this.elDock, h("div", { class: "row vh-confirm-row" },
+        h("button", { type: "button", class: "btn primary huge", testid: "vh-confirm", disabled: !this.odds,
+          onclick: () => this.confirm() }, this.pending.verb),
+        h("button", { type: "button", class: "btn secondary", testid: "vh-cancel", onclick: () => this.cancelOdds() }, "Cancel")));
+      return;
+    }
+    const f = this.actingFigure(view);
+    fill(this.elDock, f ? this.actionButtons(f) : []);
+  }
+
   actionButtons(f) {
     const out = [];
     const acts = this.actionsFor(f.id);
-    const moves = this.selection && this.selection.unit === f.id ? this.selection.moves || [] : [];
-    out.push(h("p", { class: "muted", testid: "vh-selected" }, `${f.name} (${KIND_NAME[f.kind] || f.kind}).`,
-      moves.length ? " Tap a point on the table to move it there (up to 6\"; half speed in woods, village or uphill)." : ""));
+    const moves = this.movesOf(f);
     const buttons = [];
     const button = (testid, label, onclick, kind = "secondary") => buttons.push(h("button", { type: "button", class: ["btn", kind],
       testid, onclick }, label));
@@ -401,8 +435,9 @@ export class Screen {
     else if (o.kind === "shot") {
       const band = o.range_band ? `${o.range_band} range` : "";
       const cover = o.inputs && o.inputs.cover ? ", target in cover" : "";
+      const why = [band, cover.slice(2)].filter(Boolean).join(", ");
       parts.push(h("p", { class: "big-text", testid: "vh-odds-hit" }, `Hit: ${pct(o.hit)}`),
-        h("p", { class: "muted" }, `Needs ${o.needs}+ on a d6 (${band}${cover}).`),
+        h("p", { class: "muted" }, `Needs ${o.needs}+ on a d6${why ? ` (${why})` : ""}.`),
         this.fates(this.figName(p.action.target), o, "vh-odds-target"));
     } else {
       const a = p.action.figure;
@@ -415,16 +450,13 @@ export class Screen {
         this.fates(this.figName(d), o.defender || {}, "vh-odds-target"),
         this.fates(this.figName(a), o.attacker || {}, "vh-odds-self"));
     }
-    parts.push(h("div", { class: "row" },
-      h("button", { type: "button", class: "btn primary huge", testid: "vh-confirm", disabled: !this.odds,
-        onclick: () => this.confirm() }, p.verb),
-      h("button", { type: "button", class: "btn secondary", testid: "vh-cancel", onclick: () => this.cancelOdds() }, "Cancel")));
     fill(this.elOdds, parts);
   }
 
   hitsLine(label, dist) {
     const d = dist || {};
-    return h("p", {}, `${label}: `, ["0", "1", "2"].filter((k) => k in d).map((k) => `${k}: ${pct(d[k])}`).join(" · "));
+    return h("p", {}, `${label}: `, ["0", "1", "2"].filter((k) => k in d)
+      .map((k) => `${k === "0" ? "none" : plural(Number(k), "hit")} ${pct(d[k])}`).join(" · "));
   }
 
   fates(name, o, testid) {
@@ -453,8 +485,10 @@ export class Screen {
         return h("li", { class: ["vh-roll", "shot", r.hit ? "hit" : "miss"], testid: "vh-roll-shot" },
           h("span", { class: "die-chip" }, `d6 ${r.face}`), ` ${r.text}`);
       }
-      return h("li", { class: ["vh-roll", "save", r.effect], testid: "vh-roll-save", "data-effect": r.effect },
-        h("span", { class: "die-chip death" }, `☠ ${r.face}`), " ", ...emphasise(r.text || "", r.words));
+      return h("li", { class: ["vh-roll", "save", r.effect, r.killed && "killed"], testid: "vh-roll-save", "data-effect": r.effect,
+        "data-killed": r.killed ? "true" : "false" },
+        h("span", { class: "die-chip death" }, `☠ ${r.face}`), " ", ...emphasise(r.text || "", r.words),
+        r.then ? h("span", { class: "vh-then", testid: "vh-roll-then" }, ` ${r.then}`) : null);
     })));
   }
 
@@ -486,7 +520,8 @@ export class Screen {
         (obs.players || []).length > 2 ? ((obs.players || [])[f.seat] || {}).name : "",
         f.in_combat ? "in combat" : "", f.activated ? "activated" : "", f.carrying !== null && f.carrying !== undefined ? `carries the ${this.thingName(f.carrying)}` : "",
       ].filter(Boolean).join(" · ")),
-      h("span", { class: "vh-pips", "aria-label": `${f.shock} shock, ${f.wounds} wounds` },
+      h("span", { class: "vh-pips", "aria-label": f.shock || f.wounds ? [f.shock ? plural(f.shock, "shock marker") : "",
+        f.wounds ? plural(f.wounds, "wound") : ""].filter(Boolean).join(", ") : "unhurt" },
         Array.from({ length: f.shock || 0 }, () => h("span", { class: "pip shock" })),
         Array.from({ length: f.wounds || 0 }, () => h("span", { class: "pip wound" }))));
     }));
