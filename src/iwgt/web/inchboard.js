@@ -8,8 +8,8 @@
 //
 // Kept readable however crowded or small: a ring's label is placed on its ring where no piece, marker, point
 // or other label is, on a dark plate, above the pieces; a piece's pips stay inside its own base (a row over
-// the letter, a row under it), never on its neighbour; and the board's words are never drawn smaller on the
-// screen than TEXT_MIN_PX (they grow as the board shrinks, on a phone).
+// the letter, a row under it), never on its neighbour; and a ring's label is never drawn smaller on the screen
+// than TEXT_MIN_PX (it grows as the board shrinks; the board's other words are the shell's zoom's concern).
 
 import { s, svgPoint } from "./dom.js";
 
@@ -17,8 +17,7 @@ export const PX = 40; // SVG units per inch
 const MARGIN = 40; // room for the inch ruler round the table
 const DRAG_START_PX = 8;
 const GRID_INCHES = 6;
-const TEXT_MIN_PX = 11; // the smallest a board's word may be on the screen (CSS pixels)
-const RULER_GROWTH_MAX = 1.6; // the ruler's figures grow only so far: they must fit in the margin
+const TEXT_MIN_PX = 10; // the smallest a board's word may be on the screen (CSS pixels; as the shell's zoom, READABLE_PX)
 const LABEL_PAD = 4; // room round a ring label's words on its plate (SVG units)
 const LABEL_STEP_DEGREES = 10; // how far along its ring a label is tried again when its place is taken
 const POINT_R = 7; // a point to tap (SVG units)
@@ -98,9 +97,11 @@ export class InchBoard {
     this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces, this.gLabels);
     host.append(this.svg);
     this.labels = []; // the rings whose labels are drawn, kept to lay them out again when the board is resized
-    this.textScale = 0;
+    this.textScale = 0; // the screen scale the labels were last laid out for
     if (typeof ResizeObserver === "function") {
-      new ResizeObserver(() => { if (this.fitText()) this.layoutLabels(); }).observe(this.svg);
+      new ResizeObserver(() => {
+        if (Math.abs(this.screenScale() - this.textScale) > 1e-3) this.layoutLabels();
+      }).observe(this.svg);
     }
     this.drag = null;
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
@@ -179,34 +180,12 @@ export class InchBoard {
         style: { "--zc": z.colour || "#ffffff" } }, z.title ? s("title", {}, z.title) : null));
       if (z.label && z.outline && z.outline.length) this.label(this.gZones, z.outline, z.label, "ib-zone-name");
     });
-    this.textScale = 0;
-    this.fitText();
   }
 
   /** How many CSS pixels of the screen one SVG unit takes now (0 when the board is not on the screen). */
   screenScale() {
     const ctm = this.svg.getScreenCTM ? this.svg.getScreenCTM() : null;
     return ctm ? Math.hypot(ctm.a, ctm.b) : 0;
-  }
-
-  /**
-   * Grow the board's words where the board is drawn small (a phone), so that none is under TEXT_MIN_PX on the
-   * screen; the ruler's figures only so far as its margin allows. True when the scale changed.
-   */
-  fitText() {
-    const scale = this.screenScale();
-    if (!scale || Math.abs(scale - this.textScale) < 1e-3) return false;
-    this.textScale = scale;
-    for (const el of this.svg.querySelectorAll(".ib-ruler, .ib-area-name, .ib-zone-name, .ib-ring-label")) {
-      if (!el.dataset.size) {
-        el.style.fontSize = "";
-        el.dataset.size = String(parseFloat(getComputedStyle(el).fontSize) || 13);
-      }
-      const size = Number(el.dataset.size);
-      const cap = el.classList.contains("ib-ruler") ? RULER_GROWTH_MAX : Infinity;
-      el.style.fontSize = `${Math.min(size * cap, Math.max(size, TEXT_MIN_PX / scale)).toFixed(1)}px`;
-    }
-    return true;
   }
 
   label(g, outline, text, cls) {
@@ -267,7 +246,6 @@ export class InchBoard {
         this.gPieces.append(g);
       }
     }
-    this.fitText();
     this.layoutLabels();
   }
 
@@ -309,6 +287,7 @@ export class InchBoard {
    */
   layoutLabels() {
     this.gLabels.replaceChildren();
+    this.textScale = this.screenScale();
     if (!this.labels.length) return;
     const discs = this.crowd();
     const placed = [];
@@ -364,12 +343,11 @@ export class InchBoard {
     }
   }
 
-  /** One new word grown like the others (fitText). */
+  /** A ring label's words grown, where the board is drawn small, to TEXT_MIN_PX on the screen. */
   fitOne(el) {
-    const scale = this.textScale || this.screenScale();
+    const scale = this.textScale;
     if (!scale) return;
     const size = parseFloat(getComputedStyle(el).fontSize) || 13;
-    el.dataset.size = String(size);
     el.style.fontSize = `${Math.max(size, TEXT_MIN_PX / scale).toFixed(1)}px`;
   }
 
