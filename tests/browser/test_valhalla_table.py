@@ -155,6 +155,8 @@ def check_labels(page: Page) -> list[str]:
 def test_ring_labels_stand_clear_and_readable(server: Server, browser: Browser, size: ViewportSize) -> None:
     page = first_blood(server, browser, size)
     try:
+        # The log begins with turn 1 like every other turn (the first deal's first card says it).
+        expect(tid(page, "log").locator("li").first).to_have_text("Turn 1: the cards are shuffled and dealt.")
         select(page, 2)  # Hrafn the archer: four rings, and the move points thick round him
         expect(tid(page, "vh-ring-range-label")).to_have_count(1)
         words = check_labels(page)
@@ -170,11 +172,10 @@ def test_ring_labels_stand_clear_and_readable(server: Server, browser: Browser, 
 # -- 2. shock markers on their own base ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def engaged_record() -> Iterator[dict[str, Any]]:
-    """The record of a game where Ulf's hero has charged Asa's warrior (bases touching) and left it with two
-    shock markers: d10 10 against d8 1 is two hits, two saves of 4 one shock marker each; then Asa's card is
-    up. Made with real dice entered by hand, for a shared screen with two people at it."""
+def engaged(turn_limit: int) -> Any:
+    """A game where Ulf's hero has charged Asa's warrior (bases touching) and left it with two shock markers:
+    d10 10 against d8 1 is two hits, two saves of 4 one shock marker each; then Asa's card is up. Played with
+    real dice entered by hand (the match, to play on)."""
     from iwgt.core.chance import SeededDice
     from iwgt.core.match import Match
     from iwgt.core.registry import get_game
@@ -187,6 +188,7 @@ def engaged_record() -> Iterator[dict[str, Any]]:
         ],
         width=24,
         height=16,
+        turn_limit=turn_limit,
     )
     scenario = game.parse_scenario(toml, "engaged")
     for seed in range(1, 100):  # a deal that turns Ulf's card up first
@@ -201,7 +203,18 @@ def engaged_record() -> Iterator[dict[str, Any]]:
     warrior = match.state.figures[4]
     assert (warrior.shock, warrior.wounds) == (2, 0)
     assert match.to_move == 1  # Asa's card is up next
-    yield {**match.finish_record().to_json(), "seats": ["human", "human"], "mode": "shared"}
+    return match
+
+
+def for_the_screen(match: Any) -> dict[str, Any]:
+    """The match's record, to be imported for a shared screen with two people at it."""
+    return {**match.finish_record().to_json(), "seats": ["human", "human"], "mode": "shared"}
+
+
+@pytest.fixture(scope="module")
+def engaged_record() -> Iterator[dict[str, Any]]:
+    """The record of ``engaged`` (8 turns: the game goes on)."""
+    yield for_the_screen(engaged(8))
 
 
 def engaged_table(server: Server, record: dict[str, Any]) -> str:
@@ -354,5 +367,37 @@ def test_a_third_shock_marker_is_told_as_a_wound(server: Server, browser: Browse
             f"{names[target]} now has 1 shock marker."
         )
         shot(page, "valhalla_table_06_third_shock_a_wound")
+    finally:
+        page.close()
+
+
+# -- 5. Game Over's fates in full ----------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(90)
+def test_game_over_gives_each_figure_its_wound_and_its_shock(server: Server, browser: Browser) -> None:
+    """A one-turn ``engaged`` game: Asa's warrior (two shock markers) fights on, d8 1 (-1 with its shock)
+    against the hero's d10 10, two hits; saves of 4 and 4: the third shock marker is a wound, then one more
+    shock marker. Every other card is passed, and the turn limit ends the game: Game Over lists the warrior
+    wounded and shocked, not only wounded."""
+    match = engaged(1)
+    game = match.game
+    match.act(1, game.action_from_json({"type": "fight", "figure": 4, "opponent": 0}))
+    for face in (1, 10, 4, 4):
+        match.enter_face(face)
+    warrior = match.state.figures[4]
+    assert (warrior.shock, warrior.wounds) == (1, 1)
+    while not match.is_over():
+        seat = match.to_move
+        assert seat is not None and match.awaited_die() is None
+        match.act(seat, game.action_from_json({"type": "end_activation"}))
+    page = browser.new_page(viewport=TABLET)
+    page.set_default_timeout(WAIT_MS)
+    try:
+        page.goto(engaged_table(server, for_the_screen(match)))
+        expect(tid(page, "game-over-modal")).to_be_visible()
+        expect(tid(page, "vh-final-figure-4")).to_have_text("Asa warrior: 1 wound, 1 shock marker")
+        expect(tid(page, "vh-final-figure-0")).to_have_text("Ulf hero: unharmed")
+        shot(page, "valhalla_table_07_game_over_fates")
     finally:
         page.close()

@@ -329,8 +329,9 @@ export class Screen {
     return [
       h("div", { class: "vh-final", testid: "vh-final-coins" }, sides.map((sd, i) => h("div", { class: "vh-coin-row", testid: `vh-final-coins-${i}`,
         style: { "--side": sd.colour } }, h("span", { class: "vh-side-dot" }), h("strong", {}, sd.name), ` ${sd.coins} of ${sd.target} coins`))),
-      h("ul", { class: "vh-final-figures" }, (obs.figures || []).map((f) => h("li", {},
-        `${f.name}: ${!f.alive ? "in Valhalla" : f.wounds ? plural(f.wounds, "wound") : f.shock ? plural(f.shock, "shock marker") : "unharmed"}`))),
+      h("ul", { class: "vh-final-figures" }, (obs.figures || []).map((f) => h("li", { testid: `vh-final-figure-${f.id}` },
+        `${f.name}: ${!f.alive ? "in Valhalla" : [f.wounds ? plural(f.wounds, "wound") : "", f.shock ? plural(f.shock, "shock marker") : ""]
+          .filter(Boolean).join(", ") || "unharmed"}`))),
     ];
   }
 
