@@ -293,6 +293,8 @@ def test_shoot_and_charge_are_in_reach_without_scrolling(
         shoots.first.click()
         expect(tid(page, "vh-odds-hit")).to_contain_text("%")
         expect(tid(page, "vh-confirm")).to_be_enabled()
+        expect(tid(page, "vh-odds-hit")).to_be_in_viewport()
+        in_reach(page, "vh-odds-hit")  # the odds themselves in view, not only the button
         in_reach(page, "vh-confirm")
         in_reach(page, "vh-cancel")
         shot(page, f"valhalla_table_04_confirm_in_reach_{size['width']}")

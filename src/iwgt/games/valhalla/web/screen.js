@@ -426,9 +426,17 @@ export class Screen {
     if (!p) {
       this.elOdds.hidden = true;
       this.elOdds.replaceChildren();
+      this.oddsShown = null;
       return;
     }
     this.elOdds.hidden = false;
+    // Asked, then answered: each time the panel is brought into view (the side panel may be scrolled to the
+    // figures, on a phone); the dock's Confirm stays in view anyway.
+    const shown = this.odds ? "odds" : "asking";
+    if (this.oddsShown !== shown) {
+      this.oddsShown = shown;
+      requestAnimationFrame(() => { if (!this.elOdds.hidden) this.elOdds.scrollIntoView({ block: "start" }); });
+    }
     const parts = [h("h2", {}, p.title)];
     const o = this.odds && this.odds.odds;
     if (!this.odds) parts.push(h("p", { class: "muted" }, "Asking the table for the odds…"));
