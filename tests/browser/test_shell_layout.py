@@ -11,6 +11,7 @@ neither the board, its legend nor its scale.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -148,6 +149,12 @@ def test_nothing_is_cut_and_the_board_reads(
             assert b["left"] >= 0 and b["right"] <= size["width"] + 0.5, f"a button off screen: {b}"
             assert b["top"] >= 0 and b["bottom"] <= size["height"] + 0.5, f"a button below the fold: {b}"
             assert b["bottom"] - b["top"] >= 44, f"a button too small to tap: {b}"
+        if size is PHONE:
+            # The table's own buttons (Undo, Help, Tap for help, Options) shrink to their icons, so the bar
+            # is one row and the board keeps the height; each keeps its name for a screen reader.
+            assert len({round(b["top"]) for b in buttons}) == 1, f"the action bar wraps on a phone: {buttons}"
+            for name in ("undo-button", "help-button", "help-tap", "options-button"):
+                expect(tid(page, name)).to_have_attribute("aria-label", re.compile(r"\w"))
 
         # The board: on a phone it is drawn to be read at once; elsewhere its button zooms it to be read.
         zoom = tid(page, "board-zoom")

@@ -44,9 +44,12 @@ export class TableHelp {
     this.panel = null; // the open panel dialog
     shell.addStylesheet("/static/help.css");
     this.elButton = h("button", { type: "button", class: "btn secondary help-ui", testid: "help-button",
-      "aria-haspopup": "dialog", onclick: () => this.open() }, h("span", { class: "help-mark", "aria-hidden": "true" }, "?"), h("span", {}, "Help"));
+      "aria-haspopup": "dialog", "aria-label": "Help", onclick: () => this.open() },
+      h("span", { class: "help-mark", "aria-hidden": "true" }, "?"), h("span", { class: "btn-label" }, "Help"));
     this.elTap = h("button", { type: "button", class: "btn secondary help-ui help-tap", testid: "help-tap", "aria-pressed": "false",
-      title: "Then tap a unit, a figure, a spell or the ground", onclick: () => this.setMode(!this.mode) }, "Tap for help");
+      title: "Then tap a unit, a figure, a spell or the ground", "aria-label": "Tap for help",
+      onclick: () => this.setMode(!this.mode) },
+      h("span", { class: "btn-icon", "aria-hidden": "true" }, "☝"), h("span", { class: "btn-label" }, "Tap for help"));
     const options = shell.root.querySelector('[data-testid="options-button"]');
     if (options) options.before(this.elButton, this.elTap);
     this.elGuide = h("section", { class: "help-guide help-ui", testid: "help-guide", hidden: true, "aria-live": "polite",

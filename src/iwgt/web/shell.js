@@ -177,7 +177,7 @@ export class Shell {
     this.elLog = h("ol", { class: "log", testid: "log" });
     this.elActions = h("div", { class: "actions" });
     this.elOptions = h("button", { type: "button", class: "btn secondary", testid: "options-button",
-      onclick: () => this.openOptions() }, icon("cog"), h("span", {}, "Options"));
+      "aria-label": "Options", onclick: () => this.openOptions() }, icon("cog"), h("span", { class: "btn-label" }, "Options"));
     this.elScreen = h("div", { class: "table-screen" },
       h("header", { class: "topbar" },
         h("div", { class: "top-left" }, this.elTitle, this.elPhase),

@@ -22,9 +22,9 @@ function sendKept(socket, msg) {
 
 /** The Undo button for the action bar (created once; `showUndo` keeps it up to date). */
 export function undoButton(shell) {
-  const label = h("span", {}, "Undo");
+  const label = h("span", { class: "btn-label" }, "Undo");
   const button = h("button", {
-    type: "button", class: "btn secondary undo-button", testid: "undo-button", disabled: true,
+    type: "button", class: "btn secondary undo-button", testid: "undo-button", disabled: true, "aria-label": "Undo",
     title: "Nothing to undo yet", "data-reason": "nothing to undo",
     onclick: () => askUndo(shell),
   }, h("span", { "aria-hidden": "true" }, "↶ "), label);
