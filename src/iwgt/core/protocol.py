@@ -364,13 +364,14 @@ A_in = TypeVar("A_in", contravariant=True)
 
 
 class UndoHook(Protocol[S_in, A_in]):
-    """An optional method a game may add to decide itself which steps may be taken back (core/referee.py).
+    """An optional game method forbidding more undos than the referee's own bounds (core/referee.py).
 
     Without it, a game that declares no hidden information lets any of a player's own steps be taken back
     within the referee's bounds, and one with hidden information only a step that told no seat anything
-    hidden from it (checked by redrawing the hidden facts with ``resample_hidden``).
+    hidden from it (checked by redrawing the hidden facts with ``resample_hidden``). The hook can only add to
+    those bounds: a step it allows must still pass the check.
     """
 
     def undoable(self, before: S_in, action: A_in, after: S_in) -> bool:
-        """Whether the step from ``before`` by ``action`` to ``after`` may be taken back by its seat."""
+        """Whether the step from ``before`` by ``action`` to ``after`` may be taken back (False: never)."""
         ...

@@ -21,6 +21,7 @@ journal builds the same run, so a restart keeps what may be taken back.
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,8 @@ from iwgt.core.protocol import (
     Seat,
     visible_events,
 )
+
+log = logging.getLogger(__name__)
 
 TABLE_DICE = "auto"
 """The origin of a die the table rolled itself: loading re-rolls it and must get the same face."""
@@ -98,30 +101,49 @@ _PICKS = (_pick_first, _pick_last, _pick_middle)
 def reveals(game: Game[Any, Any], seats: int, before: Any, action: Any) -> bool:
     """Whether taking ``action`` in ``before`` tells any seat something hidden from it (then it stays taken).
 
-    A game may decide itself with an ``undoable(before, action, after) -> bool`` method. Otherwise a game
-    without hidden information reveals nothing; one with it is tested on every seat: the facts hidden from
-    the seat are redrawn (``resample_hidden``, a few fixed draws), the action is applied there too, and the
-    seat's observation and visible events afterwards must be the same as in the real game. If they differ,
-    or the action is refused there, the step told the seat something, and it may not be taken back.
+    A game may forbid more itself with an ``undoable(before, action, after) -> bool`` method (False: the step
+    stays taken); it never allows what the check below forbids. A game without hidden information reveals
+    nothing; one with it is tested on every seat: the facts hidden from the seat are redrawn
+    (``resample_hidden``, a few fixed draws), the action is applied there too, and the seat's observation,
+    visible events, who acts next and the die awaited next must be the same as in the real game. If they
+    differ, or the action is refused there, the step told the seat something, and it may not be taken back.
+    Anything going wrong in the check counts as a reveal: undo is a convenience, never a leak.
     """
+    try:
+        return _reveals(game, seats, before, action)
+    except GameError:
+        return True
+    except Exception:  # a redrawn state the game trips over: refuse the undo, keep the table playing
+        log.exception("the undo check of %s failed; the step stays taken", game.facts.name)
+        return True
+
+
+def _seen(game: Game[Any, Any], seat: Seat, state: Any, events: list[Event]) -> tuple[Any, ...]:
+    die = game.chance_outcomes(state) if game.to_move(state) == CHANCE else None
+    return (
+        game.observe(state, seat),
+        [e.to_json() for e in visible_events(events, seat)],
+        game.to_move(state),
+        None if die is None or die.secret else (die.sides, die.purpose),
+    )
+
+
+def _reveals(game: Game[Any, Any], seats: int, before: Any, action: Any) -> bool:
     after, events = game.apply(before, action)
     own = getattr(game, "undoable", None)
-    if callable(own):
-        return not own(before, action, after)
+    if callable(own) and not own(before, action, after):
+        return True
     if not game.facts.hidden_information:
         return False
     for seat in range(seats):
-        seen = (game.observe(after, seat), [e.to_json() for e in visible_events(events, seat)])
+        seen = _seen(game, seat, after, events)
         for pick in _PICKS:
             other = game.resample_hidden(before, seat, pick)
             try:
                 other_after, other_events = game.apply(other, action)
             except GameError:
                 return True  # refused where the hidden facts differ: its acceptance told the seat something
-            if seen != (
-                game.observe(other_after, seat),
-                [e.to_json() for e in visible_events(other_events, seat)],
-            ):
+            if seen != _seen(game, seat, other_after, other_events):
                 return True
     return False
 

@@ -437,6 +437,15 @@ class ValkyrxGame:
         """A state the seat cannot tell from this one, its hidden facts redrawn by ``pick(n)`` in 0..n-1."""
         return resample_hidden(state, seat, pick)
 
+    def undoable(self, before: ValkyrxState, action: act.Action, after: ValkyrxState) -> bool:
+        """Undo is refused while an enemy unit moves unseen (a Grima in stealth, the Sand Worm underground).
+
+        Where a hidden unit stands can decide what a move meets, so trying a move and taking it back would let
+        a player feel for it; the table's own check (core/referee.py) redraws hidden facts only a few ways.
+        """
+        actor = self.to_move(before)
+        return not any(u.hidden and u.in_play and u.owner != actor for u in before.units)
+
     def action_view(self, action: act.Action, actor: Seat, seat: Seat | None) -> JSON:
         """A secret order (spells chosen, the Grima's quarry, a worm tunnelling) reaches only its actor."""
         if isinstance(action, act.PRIVATE_ACTIONS) and seat != actor:
