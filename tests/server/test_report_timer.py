@@ -85,7 +85,6 @@ def test_the_timer_does_not_run_while_the_report_is_up(tmp_path: Path) -> None:
             clock.advance(20.0)  # the report is read
             settled(s)
             assert len(steps(c, tid)) == n
-            assert not [m for m in s.quiet(0.05) if m["type"] == "view"]  # nothing changed meanwhile
 
             # The other seat's ready, and the mover's ready for a view older than the report, start nothing.
             (s0, s1)[1 - mover].send({"type": "ready", "seat": 1 - mover, "version": mine["version"]})
@@ -184,3 +183,22 @@ def test_a_timer_that_ran_out_is_worded_as_the_timer_s(tmp_path: Path, monkeypat
             ended = s.acted({"type": "end_phase"}, "end", 1 - mover)
             assert ended["log"][-1]["origin"] == "player"
             assert ({"type": "end_phase"}, 1 - mover) in said
+
+
+def test_a_mover_who_plays_without_a_ready_starts_the_timer(tmp_path: Path) -> None:
+    """A screen that never says ready (an older one, a script) starts the clock with its first action."""
+    clock = ManualClock()
+    with serving(tmp_path, clock=clock) as c:
+        made = create(c, timer_seconds=TOTAL)
+        with pair(c, made) as (s0, s1):
+            v = to_report(s0, s1)
+            mover = v["to_move"]
+            s = (s0, s1)[mover]
+            assert s.view_from(v["version"])["timer"]["held"] is True
+            clock.advance(5.0)
+            t = clock.now()
+            s.send({"type": "act", "id": "bad", "seat": mover, "action": {"type": "no_such_action"}})
+            started = s.until(lambda m: m["type"] == "view" and not m["timer"]["held"])
+            assert started["timer"] == running(mover, t + TOTAL, t)  # its full time, from the first action
+            assert s.until(lambda m: m.get("id") == "bad")["type"] == "error"  # even one the rules refuse
+            assert clock.waiting() == [t + TOTAL]

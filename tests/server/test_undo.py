@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from iwgt.core.digest import digest
+from iwgt.server.clock import ManualClock
 from iwgt.server.journal import UNDO, Journal, StepRow
 
 from .kit import (
@@ -257,3 +258,31 @@ def test_nothing_comes_back_while_the_bot_has_its_turn(tmp_path: Path) -> None:
             assert view["can_undo"] is False and view["undo"]["reason"] == "the bot has its turn"
             refused(undo(s, "u-1"), "the bot has its turn")
             assert [r.origin for r in steps(c, tid)] == ["player"]
+
+
+def test_an_undone_end_of_phase_gives_back_the_time_left_not_a_fresh_timer(tmp_path: Path) -> None:
+    """Taking back End Phase reopens the phase with the time it had left (110 s of 120 used: 10 s)."""
+    clock = ManualClock()
+    with serving(tmp_path, clock=clock) as c:
+        made = create(c, timer_seconds=120)
+        with pair(c, made) as (s0, s1):
+            start = to_movement(s0, s1)
+            mover = start["to_move"]
+            me, other = (s0, s1) if mover == 0 else (s1, s0)
+            assert start["timer"]["remaining"] == 120 and not start["timer"]["held"]
+            clock.advance(110)
+            ended = me.acted({"type": "end_phase"}, "e-1", mover)
+            assert ended["to_move"] == 1 - mover and ended["can_undo"] is True
+            assert undo(me, "u-1")["type"] == "ack"
+            other.until(lambda m: m["type"] == "view" and m["undo"]["request"] is not None)
+            yes = undo(other, "a-yes", 1 - mover, allow=True)
+            assert yes["type"] == "ack"
+            back = me.view_from(yes["version"])
+            assert back["to_move"] == mover
+            assert back["timer"]["seat"] == mover and back["timer"]["remaining"] == 10.0
+            assert not back["timer"]["held"]
+            # And it runs out at its old deadline: 10 s later the phase ends by itself.
+            clock.advance(10)
+            after = me.until(lambda m: m["type"] == "view" and m["version"] > back["version"])
+            assert after["to_move"] == 1 - mover
+            assert steps(c, tid := made["id"])[-1].origin == "timer", tid

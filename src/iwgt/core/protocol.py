@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from enum import StrEnum
-from typing import Any, Final, Literal, Protocol, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeVar, runtime_checkable
 
 from iwgt.core.chance import Die
 from iwgt.core.errors import MalformedAction
@@ -363,6 +363,7 @@ S_in = TypeVar("S_in", contravariant=True)
 A_in = TypeVar("A_in", contravariant=True)
 
 
+@runtime_checkable
 class UndoHook(Protocol[S_in, A_in]):
     """An optional game method forbidding more undos than the referee's own bounds (core/referee.py).
 

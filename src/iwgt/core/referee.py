@@ -38,6 +38,7 @@ from iwgt.core.protocol import (
     Result,
     Scenario,
     Seat,
+    UndoHook,
     visible_events,
 )
 
@@ -130,8 +131,7 @@ def _seen(game: Game[Any, Any], seat: Seat, state: Any, events: list[Event]) -> 
 
 def _reveals(game: Game[Any, Any], seats: int, before: Any, action: Any) -> bool:
     after, events = game.apply(before, action)
-    own = getattr(game, "undoable", None)
-    if callable(own) and not own(before, action, after):
+    if isinstance(game, UndoHook) and not game.undoable(before, action, after):
         return True
     if not game.facts.hidden_information:
         return False

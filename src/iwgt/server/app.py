@@ -553,6 +553,7 @@ class Connection:
         elif kind == "act":
             seat = self._seat(msg)
             action = msg.get("action")
+            table.playing(seat)  # a mover who plays without a ready has read the report: the clock runs
             try:
                 accepted = await table.live.act(seat, action, self._client_id(msg))
             except GameError as exc:

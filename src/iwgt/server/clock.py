@@ -173,6 +173,9 @@ class MovementClock:
         self._expire = expire
         self._started = started
         self._task: asyncio.Task[None] | None = None
+        # The time a phase had left when it stopped running (ended, or left by a step that may be undone):
+        # a phase that comes back (an undo) carries on with it, never with a fresh full time.
+        self._left: dict[tuple[Any, ...], float] = {}
 
     def to_json(self) -> JSON | None:
         """The timer as a view shows it, or None."""
@@ -194,7 +197,10 @@ class MovementClock:
         )
         if not want:
             changed = self.timer is not None
+            self._remember()
             self.stop()
+            if status is not None:  # a phase of an earlier turn never comes back: forget its time
+                self._left = {k: v for k, v in self._left.items() if k[0] == status.turn}
             return changed
         assert status is not None
         mover: Seat = status.mover if status.mover is not None else (seat if seat is not None else 0)
@@ -204,9 +210,14 @@ class MovementClock:
             if self.timer.expired and seat == mover and not running:
                 self._schedule(self._timeout(0.0))  # the die that held the phase open is answered: end it now
             return False
+        self._remember()
         self._cancel()
         now = self.clock.now()
-        if hold is not None and seat == mover and hold(mover):
+        left = self._left.pop(key, None)
+        if left is not None:  # the phase is back (an undo): its clock carries on where it stopped
+            self.timer = Timer(key, mover, self.seconds, now + left)
+            self._schedule(self._timeout(left))
+        elif hold is not None and seat == mover and hold(mover):
             self.timer = Timer(key, mover, self.seconds, now + self.grace, held=True)
             self._schedule(self._grace(self.timer))
         else:
@@ -228,6 +239,13 @@ class MovementClock:
         await self.clock.sleep(self.grace)
         if self.timer is timer and self.start(timer.seat) and self._started is not None:
             self._started(timer.seat)
+
+    def _remember(self) -> None:
+        """Keep the time the current timer has left, in case its phase comes back (held: its full time)."""
+        timer = self.timer
+        if timer is not None and not timer.expired:
+            left = timer.total if timer.held else max(0.0, timer.deadline - self.clock.now())
+            self._left[timer.key] = left
 
     def stop(self) -> None:
         """No timer: the phase ended, the game is over, or the table stops."""

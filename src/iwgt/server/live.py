@@ -35,8 +35,6 @@ from iwgt.server.writer import JournalWriter
 BOT_TURN = "the bot has its turn"
 """Why an undo is refused once the step ended a person's turn and a bot plays next (it acts at once)."""
 
-WAITING = "your undo waits for the other player's answer"
-
 LOG_BATCHES = 20
 """How many recent steps (a player's action with the dice that followed it) a view's log shows."""
 
@@ -47,7 +45,6 @@ class Accepted:
 
     version: int
     repeated: bool = False
-    asked: bool = False  # an undo was asked for: it waits for another player's answer
 
 
 class LiveTable:
@@ -293,7 +290,7 @@ class LiveTable:
         """Take back ``seat``'s last step, at once, or (with another person at the table) once allowed.
 
         A refusal raises ``UndoRefused`` with the reason; an undo that must be allowed is held as a request
-        (``Accepted.asked``) that every view shows until another person answers or the game moves on.
+        (``self.request``) that every view shows until another person answers or the game moves on.
         """
         async with self.lock:
             if client_id is not None and client_id in self.client_ids:
@@ -305,7 +302,7 @@ class LiveTable:
                 self.request, self.declined = (seat, self.version), None
                 if client_id is not None:
                     self.client_ids[client_id] = self.version
-                return Accepted(self.version, asked=True)
+                return Accepted(self.version)
             await uncancellable(self._commit_undo(seat, client_id))
             return Accepted(self.version)
 
@@ -338,7 +335,8 @@ class LiveTable:
         """Journal the undo as a row of its own, then take the step back."""
         undo = self.referee.propose_undo(seat)
         row = StepRow(self.rows + 1, seat, {"type": "undo", "step": undo.base}, undo.digest, UNDO, client_id)
-        await self._write(lambda j: j.append(self.row.id, [row], self.status, self.result))
+        turn = self.game.status(undo.state).turn  # the lobby's turn follows the game back
+        await self._write(lambda j: j.append(self.row.id, [row], self.status, self.result, turn))
         self._adopt_undo(undo, row)
 
     def _adopt_undo(self, undo: Undo, row: StepRow) -> None:

@@ -99,6 +99,15 @@ class TableSession:
         if self.clock.start(seat):
             self.screens.broadcast(self.snapshot())
 
+    def playing(self, seat: Seat) -> None:
+        """The seat's screen acts: it has read what it was shown, so a held timer of the seat starts now."""
+        timer = self.clock.timer
+        if timer is None or not timer.held or timer.seat != seat:
+            return
+        self.read[seat] = max(self.read.get(seat, 0), self.live.version)
+        if self.clock.start(seat):
+            self.screens.broadcast(self.snapshot())
+
     def _timer_started(self, seat: Seat) -> None:
         """A held timer ran out of grace and started by itself: the report counts as read; screens told."""
         self.read[seat] = max(self.read.get(seat, 0), self.live.version)
