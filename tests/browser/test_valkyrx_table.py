@@ -85,7 +85,7 @@ def test_the_hidden_grima_is_answered_and_her_card_says_what_she_does(
         tid(page, f"grima-symbol-{GRIMA}").click()
         committed(page, lambda: tid(page, f"quarry-{ELLORGAST}").click())
         expect(tid(page, f"card-note-{GRIMA}")).to_contain_text(
-            "she moves by herself at the end of your movement phase, after Ellorgast"
+            "she moves by herself once both sides have moved, after Ellorgast"
         )
         no_page_errors(page)
     finally:

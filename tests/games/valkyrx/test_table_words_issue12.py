@@ -57,7 +57,7 @@ def test_the_hidden_grima_s_selection_is_answered_and_says_what_she_does_and_wha
     # With a quarry, what the table will do with her at the end of the phase.
     state, _ = GAME.apply(state, SetQuarry(GRIMA, SPIDER))
     told = (
-        "Hidden: she moves by herself at the end of your movement phase, after "
+        "Hidden: she moves by herself once both sides have moved, after "
         "Lâf gangewifre - Giant Spider (D2), and strikes when she reaches it."
     )
     assert ADAPTER.selection(GAME, state, 0, GRIMA)["note"].startswith(told)

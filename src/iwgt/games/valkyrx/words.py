@@ -147,7 +147,7 @@ def stealth_note(u: JSON, name: Names, seat: Seat | None) -> str | None:
             does = "she waits unseen where she is until you choose whom she follows (tap Stealth)"
         else:
             does = (
-                f"she moves by herself at the end of your movement phase, after {name(quarry)}, and strikes "
+                f"she moves by herself once both sides have moved, after {name(quarry)}, and strikes "
                 "when she reaches it"
             )
         can = (
