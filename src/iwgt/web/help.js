@@ -32,6 +32,8 @@ function ruleItem(r) {
 }
 
 /** The help of one table: built by the shell once its frame is up (see the module's comment). */
+const TAPS = ["pointerdown", "pointerup", "mousedown", "mouseup", "click"];
+
 export class TableHelp {
   constructor(shell) {
     this.shell = shell;
@@ -59,15 +61,24 @@ export class TableHelp {
     this.elSpot = h("style", { "data-help-spot": "" });
     document.head.append(this.elSpot);
     // In help mode a tap anywhere is ours, before the board or a button sees it (the capture phase).
-    for (const type of ["pointerdown", "pointerup", "mousedown", "mouseup", "click"]) {
-      window.addEventListener(type, (e) => this.intercept(e), true);
-    }
-    window.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.mode) this.setMode(false); });
+    this.onTap = (e) => this.intercept(e);
+    this.onKey = (e) => { if (e.key === "Escape" && this.mode) this.setMode(false); };
+    for (const type of TAPS) window.addEventListener(type, this.onTap, true);
+    window.addEventListener("keydown", this.onKey);
     // A game's dialog that shows things with a topic (a wizard's spells) gets its own "Tap for help" button:
     // the action bar's is behind the dialog's backdrop.
-    new MutationObserver((changes) => {
+    this.dialogs = new MutationObserver((changes) => {
       for (const c of changes) for (const el of c.addedNodes) if (el instanceof Element && el.matches(".backdrop")) this.offerIn(el);
-    }).observe(document.body, { childList: true });
+    });
+    this.dialogs.observe(document.body, { childList: true });
+  }
+
+  /** The table screen is left: every listener, the observer and the outline style go with it. */
+  stop() {
+    for (const type of TAPS) window.removeEventListener(type, this.onTap, true);
+    window.removeEventListener("keydown", this.onKey);
+    this.dialogs.disconnect();
+    this.elSpot.remove();
   }
 
   /** Add "Tap for help" to a dialog if something in it has a topic. */

@@ -420,6 +420,7 @@ export class Shell {
     document.removeEventListener("iwgt-dialog-closed", this.onDialogClosed);
     if (this.barObserver) this.barObserver.disconnect();
     if (this.boardObserver) this.boardObserver.disconnect();
+    this.help?.stop(); // help.js: its window listeners and observer
   }
 
   // ---------------------------------------------------------------- facts for the game
