@@ -1,6 +1,6 @@
 """Playing Valhalla in the browser: the whole of a small game through the page alone.
 
-``first_blood`` (24" x 16", one player a side, three turns) is chosen on the game selection screen, and played
+``first_blood`` (24" x 16", one player a side, four turns) is chosen on the game selection screen, and played
 by taps on the table, the action buttons, the odds panel and the dice: a shot and a charge with their exact
 odds, a refused move shown in red with its reason, the bot's turns, the cards and the coins, up to Game Over.
 A second game is played by two remote players with physical dice, whose faces they enter on the touchscreen.

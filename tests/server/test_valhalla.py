@@ -48,7 +48,7 @@ def test_the_valhalla_card_lists_its_scenarios_with_their_seats(tmp_path: Path) 
     assert card["playable"] is True and card["movement_timer"] is False
     scenarios = {s["name"]: s for s in card["scenarios"]}
     first = scenarios["first_blood"]
-    assert first["turns"] == 3 and first["title"] == "First blood" and "24" in first["description"]
+    assert first["turns"] == 4 and first["title"] == "First blood" and "24" in first["description"]
     assert first["seat_names"] == ["Ulf (Raiders)", "Asa (Farmers)"]
     if "raid" in scenarios:  # two players a side
         assert len(scenarios["raid"]["seat_names"]) == 4

@@ -87,7 +87,7 @@ def test_the_report_tells_the_game_turn_by_turn() -> None:
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "Valhalla: First blood (seed 1)" in text
-    assert "Turn 2 of 3" in text
+    assert "Turn 2 of 4" in text  # first_blood plays four turns
     for words in ("activates", "moves to", "Dice of Death for", "Game over after"):
         assert words in text, words
     spec = ValhallaGame().load_scenario("first_blood").spec

@@ -61,8 +61,8 @@ def test_the_command_line_report_heads_turn_1_before_its_first_card() -> None:
     result = CliRunner().invoke(app, ["simulate", "valhalla", "--scenario", "first_blood", "--seed", "1"])
     assert result.exit_code == 0, result.output
     lines = [line.strip("─ ").strip() for line in result.output.splitlines()]
-    heads = [i for i, line in enumerate(lines) if re.fullmatch(r"Turn \d+ of 3", line)]
-    assert lines[heads[0]] == "Turn 1 of 3"
+    heads = [i for i, line in enumerate(lines) if re.fullmatch(r"Turn \d+ of 4", line)]
+    assert lines[heads[0]] == "Turn 1 of 4"  # first_blood plays four turns
     first_card = next(i for i, line in enumerate(lines) if " is up: " in line)
     assert heads[0] < first_card  # the header comes before turn 1's first card, not after it
 

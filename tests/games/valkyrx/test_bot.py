@@ -166,8 +166,12 @@ def test_the_sand_worm_burrows_and_strikes_from_below(sorcery: dict[int, Played]
         assert Conceal(worm) in [a for _, a in of_type(played, Conceal)], f"seed {seed}: it never burrowed"
         surfaced += sum(1 for _, a in of_type(played, Surface) if a.unit == worm)
         # It never dies of sunstroke while the bot commands it: it burrows before its third turn on the
-        # surface (an enemy Command spell may keep it up there: then it is not the bot's to save).
-        seized = any(state.units[worm].controller is not None for state, _, _ in played.decisions)
+        # surface (an enemy Command spell may keep it up there, and so may a rout, since a routed unit makes
+        # only its compulsory move, VX-03-08: then it is not the bot's to save).
+        seized = any(
+            state.units[worm].controller is not None or state.units[worm].routed
+            for state, _, _ in played.decisions
+        )
         assert seized or not any(getattr(e, "why", None) == "sunstroke" for e in played.events)
     assert surfaced >= 3
 
@@ -473,3 +477,68 @@ def test_vx_15_24_the_bot_ignores_what_it_cannot_know_with_late_troops_about(
         want = bot_for(GAME).choose(state, seat)
         other = GAME.resample_hidden(state, seat, lambda n: rng.randrange(n))
         assert bot_for(GAME).choose(other, seat) == want, (state.turn, state.phase, seat)
+
+
+# --- moving first (issue 12: the side that moved first in turn 1 won 12% of the skirmishes) --------------
+
+
+def moves_of(actions: Sequence[Action]) -> dict[int, Hex]:
+    return {a.unit: a.to for a in actions if isinstance(a, Move)}
+
+
+def test_moving_first_a_unit_stops_out_of_the_enemy_charge_reach() -> None:
+    # Wearg Warriors charge 3 cells, so they reach a unit 4 cells off (3 cells, then contact). Light
+    # Swordsmen 6 cells away walk 2: to 4 cells off when moving second (nobody moves after them before the
+    # combat), to 5 cells off when moving first (the Wearg move next and would charge at x1.5, VX-04-19).
+    light, dark = [("swordsmen", (5, 1))], [("wearg_warriors", (5, 7))]
+    wearg = cell(5, 7)
+    first = moves_of(plan(position(light, dark, first=0)))
+    assert distance(first[0], wearg) == 5
+    second = position(light, dark, first=1)
+    second, _ = GAME.apply(second, EndPhase())  # the Wearg stand
+    assert distance(moves_of(plan(second))[0], wearg) == 4
+
+
+def test_moving_first_a_lone_charge_is_not_made_into_a_pile_on() -> None:
+    # The Knights (charge 5) could charge the Wearg Spearmen, but two more Wearg units stand ready to charge
+    # the Knights' cell when the Darkness moves after them (flank x1.5 and charge x1.5, VX-04-22): the
+    # first mover does not charge; the second mover does.
+    light = [("knights_of_mynsterlif", (5, 1))]
+    dark = [("wearg_spearmen", (5, 6)), ("wearg_warriors", (3, 7)), ("wearg_warriors", (7, 7))]
+    first = plan(position(light, dark, first=0))
+    assert not any(isinstance(a, Move) and a.charge for a in first)
+    second = position(light, dark, first=1)
+    second, _ = GAME.apply(second, EndPhase())
+    assert any(isinstance(a, Move) and a.charge for a in plan(second))
+
+
+def test_moving_first_a_charge_that_locks_every_enemy_in_reach_is_made() -> None:
+    # Alone against the Wearg Spearmen, with no other enemy to pile on, the Knights charge even moving first.
+    first = plan(position([("knights_of_mynsterlif", (5, 1))], [("wearg_spearmen", (5, 6))], first=0))
+    assert any(isinstance(a, Move) and a.charge for a in first)
+
+
+def test_a_wizard_shields_himself_from_an_enemy_master_in_fire_reach() -> None:
+    # Ellorgast (defence 2500) dies to one unresisted Fire (10,000 / 2500 = 4 of his 1.0, VX-SP-FIRE-2);
+    # Wulfgeldre, a Master who may hold Fire, stands 6 cells off (a move and a cast away). Ellorgast's own
+    # spells do not pay here (nothing of his reaches the Knights far off), so he raises the Shield.
+    state = position(
+        [("wulfgeldre", (5, 1)), ("knights_of_mynsterlif", (0, 0))], [("ellorgast", (5, 7))], first=1
+    )
+    assert choose(to_spells(state)) == CastSpell(2, "shield")
+
+
+def test_a_wizard_with_no_enemy_wizard_nor_grima_about_does_not_shield() -> None:
+    # The same, but the Light has only Swordsmen and Knights: no Fire, no Ice, no Grima can reach Ellorgast,
+    # and the Shield would cost him a tenth of himself (VX-11-04) for nothing.
+    state = position(
+        [("swordsmen", (5, 1)), ("knights_of_mynsterlif", (0, 0))], [("ellorgast", (5, 7))], first=1
+    )
+    assert choose(to_spells(state)) != CastSpell(2, "shield")
+
+
+def test_the_likely_quarry_of_a_hidden_grima_shields_itself() -> None:
+    # The Light's Grima is out of sight (hidden, VX-12-06); Ellorgast is the Darkness's only character.
+    state = position([("grima", (1, 1)), ("swordsmen", (0, 0))], [("ellorgast", (10, 7))], first=1)
+    state = tweak(state, 0, hidden=True)
+    assert choose(to_spells(state)) == CastSpell(2, "shield")

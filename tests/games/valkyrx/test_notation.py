@@ -87,7 +87,7 @@ def test_the_plugin_writes_the_notation() -> None:
 
 
 def test_the_opening_position_of_first_battle_by_hand() -> None:
-    """Worked out from the scenario file: four Light units on rows 0-1, three Darkness units on rows 4-5,
+    """Worked out from the scenario file: four Light units on rows 0-1, five Darkness units on rows 4-5,
     full strength (the attributes table's bodies) and morale, deployment open for the Light."""
     state = GAME.initial_state(load_scenario("first_battle"))
     units = [(u.type_id, u.strength, u.morale) for u in state.units]
@@ -100,6 +100,8 @@ def test_the_opening_position_of_first_battle_by_hand() -> None:
         f" | D4 ellorgast 4,5 {units[4][1]:g}/{units[4][2]:g}"
         f" | D5 wearg_warriors 3,4 {units[5][1]:g}/{units[5][2]:g}"
         f" | D6 wearg_archers 5,4 {units[6][1]:g}/{units[6][2]:g}"
+        f" | D7 lefan 2,5 {units[7][1]:g}/{units[7][2]:g}"
+        f" | D8 cave_troll 2,4 {units[8][1]:g}/{units[8][2]:g}"
     )
 
 
@@ -221,7 +223,9 @@ def test_a_hand_written_position() -> None:
         " | L0 wulfgeldre 3,0 1/40 spells=fire,strength,command,deny_magic,shield,resurrection"
         " | L1 grima 6,0 1/40 | L2 swordsmen 3,3 300/30 | L3 archers 5,1 300/25"
         " | D4 ellorgast 4,5 1/35 spells=fear,weakness,lead_boots,disharmony,earthquake,shield"
-        " | D5 wearg_warriors 3,4 250/20 | D6 wearg_archers 5,4 300/25 | contact L2 D5"
+        " | D5 wearg_warriors 3,4 250/20 | D6 wearg_archers 5,4 300/25"
+        " | D7 lefan 2,5 1/35 spells=fire,ice,strength,speed,courage,deny_magic | D8 cave_troll 2,4 60/30"
+        " | contact L2 D5"
     )
     state = parse_notation(text, scen)
     assert notation(state) == text
@@ -266,7 +270,7 @@ def test_a_chance_node_reads_back_as_one() -> None:
         ("valkyrx/first_battle turn=0 phase=deploy | L0 wulfgeldre 3;0 1/40", "a cell col,row expected"),
         (
             "valkyrx/first_battle turn=0 phase=deploy | L0 wulfgeldre 3,0 1/40",
-            "unit(s) L1, L2, L3, D4, D5, D6 missing",
+            "unit(s) L1, L2, L3, D4, D5, D6, D7, D8 missing",
         ),
         ("valkyrx/first_battle turn=0 phase=deploy | weather rain", "a section is a unit"),
         ("valkyrx/first_battle turn=0 phase=deploy | dice lunch:d6", "die kind 'lunch' is not one of"),

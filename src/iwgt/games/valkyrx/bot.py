@@ -12,7 +12,7 @@ same position always gets the same answer.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from iwgt.core.errors import GameError
@@ -45,6 +45,8 @@ AVOID_RATIO = 0.25
 LEADER_REACH = 3
 """Supreme Leaders and wizards stay within this many cells of as many friends as they can."""
 
+WIZARD_STRIDE = 2
+"""Cells an enemy wizard may close before he casts: Fire or Ice reach that much beyond their range."""
 CAST_GAIN = 50.0
 """A spell is cast only if its estimated gain beats its price (a tenth of the wizard) by this many points."""
 LASTING_PENALTY = 100.0
@@ -57,6 +59,10 @@ LAVA_DANGER = -500.0
 """Score of a cell the spreading lava will cover in this turn's spells step."""
 PORTAL_PULL = 40.0
 """Score of our open portal's cell for a melee body unit still far from the enemy (then it is sent on)."""
+EXPOSED_PENALTY = 20.0
+"""Cost of ending the first movement phase where an enemy still to move can charge us (VX-04-19)."""
+PLAN_ROUNDS = 3
+"""Times the first mover's plan is made again with the enemies its last plan locks."""
 
 PACK_DROP_ORDER = (
     "transportation", "shield", "fear", "speed", "courage", "lead_boots", "disharmony", "deny_magic",
@@ -79,6 +85,7 @@ class _Seen:
     airborne: bool
     strength: float = 1.0
     infected: bool = False
+    can_charge: bool = False  # a ground unit that may declare a charge this turn (VX-04-14)
 
 
 @dataclass
@@ -130,31 +137,65 @@ class HeuristicBot:
                 by_unit.setdefault(a.unit, []).append(a)
         cells = {friends[uid].cell for uid in by_unit} | {a.to for acts in by_unit.values() for a in acts}
         fld = _Field.of(enemies, sc.friends, sorted(cells), _lava_danger(obs), _own_portals(obs, seat))
-        taken: set[Hex] = set()
-        # Front units first, so the line advances without the rear blocking it.
-        order = sorted(
+        order = sorted(  # front units first, so the line advances without the rear blocking it
             by_unit, key=lambda uid: (min(distance(friends[uid].cell, e.cell) for e in enemies), uid)
         )
-        for uid in order:
-            me = friends[uid]
-            best: tuple[float, int, Move] | None = None
-            stay = _score(me, me.cell, fld, None, moved=False)
-            for i, mv in enumerate(by_unit[uid]):
-                if mv.to in taken:
-                    continue
-                s = _score(me, mv.to, fld, mv, moved=True)
-                if best is None or s > best[0]:
-                    best = (s, i, mv)
-            if best is not None and best[0] > stay + 1e-9:
-                plan.append(best[2])
-                taken.add(best[2].to)
-        return plan
+        moves = _plan_moves(order, by_unit, friends, fld)
+        if obs["step"] == "player_1_move":
+            # The enemy moves after us, before the combat: mind the charges it could still make. An enemy
+            # our line ends beside is locked (VX-04-11) and charges no one, so the plan is made again with
+            # the enemies the last plan leaves free, until it holds (a line that closes up together is safe
+            # where a lone charger is not).
+            free = tuple(e for e in enemies if e.can_charge and e.id not in sc.engaged)
+            for _ in range(PLAN_ROUNDS):
+                locked = _locked_by(moves, sc.friends, enemies)
+                again = _plan_moves(order, by_unit, friends, replace(fld, chargers=_unlocked(free, locked)))
+                if again == moves:
+                    break
+                moves = again
+        return plan + moves
+
+
+def _plan_moves(
+    order: Sequence[int], by_unit: dict[int, list[Move]], friends: dict[int, _Seen], fld: _Field
+) -> list[Action]:
+    """Each unit's best move in turn (none when standing is as good), two never to the same cell."""
+    plan: list[Action] = []
+    taken: set[Hex] = set()
+    for uid in order:
+        me = friends[uid]
+        best: tuple[float, int, Move] | None = None
+        stay = _score(me, me.cell, fld, None, moved=False)
+        for i, mv in enumerate(by_unit[uid]):
+            if mv.to in taken:
+                continue
+            s = _score(me, mv.to, fld, mv, moved=True)
+            if best is None or s > best[0]:
+                best = (s, i, mv)
+        if best is not None and best[0] > stay + 1e-9:
+            plan.append(best[2])
+            taken.add(best[2].to)
+    return plan
+
+
+def _locked_by(moves: Sequence[Action], friends: Sequence[_Seen], enemies: Sequence[_Seen]) -> frozenset[int]:
+    """The enemy ground units beside one of our ground units once the planned moves are made (VX-04-11)."""
+    ground = {f.id: (f.cell, f.airborne) for f in friends}
+    for mv in moves:
+        if isinstance(mv, Move) and mv.unit in ground:
+            ground[mv.unit] = (mv.to, mv.airborne)
+    ours = [cell for cell, airborne in ground.values() if not airborne]
+    return frozenset(e.id for e in enemies if not e.airborne and any(distance(e.cell, c) == 1 for c in ours))
+
+
+def _unlocked(chargers: Sequence[_Seen], locked: frozenset[int]) -> tuple[_Seen, ...]:
+    return tuple(e for e in chargers if e.id not in locked)
 
 
 # --- what the bot sees --------------------------------------------------------------------------------
 
 
-def _see(u: JSON) -> _Seen | None:
+def _see(u: JSON, turn: int) -> _Seen | None:
     """A unit on the table as seen, or None for one that is gone or hidden (no cell for the enemy)."""
     if u["status"] != "active" or u["hidden"] or u["cell"] is None:
         return None
@@ -170,7 +211,14 @@ def _see(u: JSON) -> _Seen | None:
         u["airborne"],
         u["strength"],
         bool(u.get("infected")),
+        kind.charge is not None and not u["routed"] and not u["airborne"] and _rested(u, turn),
     )
+
+
+def _rested(u: JSON, turn: int) -> bool:
+    """Whether the unit's last charge lies far enough back for it to charge this turn (VX-04-14)."""
+    last = u.get("last_charge")
+    return last is None or turn - last >= rules_config().movement.charge_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +236,7 @@ class _Scene:
     in_force: tuple[JSON, ...]
     wizards: dict[int, JSON]
     army_value: float
+    assassin: bool = False  # the enemy has a Grima out of sight, hunting one of our characters
 
     def near_enemy(self, cell: Hex, reach: int) -> bool:
         return any(distance(cell, e.cell) <= reach for e in self.enemies)
@@ -197,8 +246,8 @@ class _Scene:
 
 
 def _scene(obs: JSON, seat: Seat) -> _Scene:
-    seen = [s for s in (_see(u) for u in obs["units"]) if s is not None]
     turn = obs["turn"]
+    seen = [s for s in (_see(u, turn) for u in obs["units"]) if s is not None]
     # Spells still to run out, including those that start next turn (a waiting Armageddon, a Command).
     in_force = tuple(e for e in obs["spells_in_force"] if e["last"] >= turn)
     own = [u for u in obs["units"] if u["owner"] == seat and u["status"] in ("active", "reserve")]
@@ -217,6 +266,13 @@ def _scene(obs: JSON, seat: Seat) -> _Scene:
         wizards={u["id"]: u for u in own if "spells" in u},
         # Our own hidden units count too: we know they are there; so do our late troops still to come.
         army_value=sum(unit_types()[u["type"]].points * u["strength"] / u["start"] for u in own),
+        assassin=any(
+            u["owner"] != seat
+            and u["status"] == "active"
+            and u["hidden"]
+            and unit_types()[u["type"]].has("stealth")
+            for u in obs["units"]
+        ),
     )
 
 
@@ -418,8 +474,7 @@ def cast_gain(cast: CastSpell, sc: _Scene) -> float:
         case "deny_magic":
             return _deny_gain(cast.target, sc)
         case "shield":
-            threatened = wiz.id in sc.engaged or sc.near_enemy(wiz.cell, 1)
-            return 0.5 * wiz.value if threatened else 0.0
+            return 0.5 * wiz.value if _in_danger(wiz, sc) else 0.0
         case "plague":
             ours = [u for u in mates if u.id != wiz.id and not _plague_proof(u.kind) and not u.infected]
             theirs = [u for u in foes if not _plague_proof(u.kind) and not u.infected]
@@ -441,6 +496,26 @@ def cast_gain(cast: CastSpell, sc: _Scene) -> float:
             despair = sc.army_value < ARMAGEDDON_DESPAIR * enemy_value
             return 1e6 if despair and sc.turn < sc.turn_limit else float("-inf")
     return 0.0
+
+
+def _in_danger(wiz: _Seen, sc: _Scene) -> bool:
+    """Whether our wizard may come to harm that a Shield wards off (VX-SP-SHIELD-3): in the melee, within a
+    move and a cast of an enemy wizard who may hold Fire or Ice, or, the most valuable of our characters,
+    the likely quarry of an enemy Grima out of sight (VX-12-07)."""
+    if wiz.id in sc.engaged or sc.near_enemy(wiz.cell, 1):
+        return True
+    reach = (spells()["fire"].reach() or 0) + WIZARD_STRIDE
+    if any(_may_burn(e.kind) and distance(e.cell, wiz.cell) <= reach for e in sc.enemies):
+        return True
+    characters = [f for f in sc.friends if f.kind.is_character]
+    return sc.assassin and max(characters, key=lambda f: (f.value, -f.id)).id == wiz.id
+
+
+def _may_burn(kind: UnitType) -> bool:
+    """Whether an enemy wizard may hold Fire or Ice: a Master chooses his six, a lesser wizard has his own."""
+    if not kind.has("wizard"):
+        return False
+    return kind.has("master_wizard") or bool({"fire", "ice"} & set(default_pack(kind)))
 
 
 def _titan_bonus(spell: Spell, wiz: _Seen, foes: Sequence[_Seen], sc: _Scene) -> float:
@@ -670,6 +745,16 @@ class _Field:
     friends: Sequence[_Seen]
     danger: frozenset[Hex] = frozenset()
     portals: frozenset[Hex] = frozenset()
+    chargers: tuple[_Seen, ...] = ()  # enemies that move after us this turn and may charge
+
+    def exposed(self, me: _Seen, cell: Hex) -> bool:
+        """Whether an enemy still to move could charge us there: it would strike at x1.5, and beside another
+        of its side at x1.5 again for the flank, while we stand locked (VX-04-11, VX-04-19, VX-04-22). An
+        enemy already beside the cell is the one we mean to fight, not a new one."""
+        return any(
+            e.kind.charge is not None and 1 < distance(cell, e.cell) <= e.kind.charge + 1
+            for e in self.chargers
+        )
 
     @classmethod
     def of(
@@ -699,7 +784,7 @@ def _score(me: _Seen, cell: Hex, field: _Field, mv: Move | None, *, moved: bool)
         if d <= 1:
             return -100.0
         near = sum(1 for f in field.friends if f.id != me.id and distance(cell, f.cell) <= LEADER_REACH)
-        return 2.0 * near - abs(d - 3)
+        return 2.0 * near - abs(d - 3) - _exposure(me, cell, field, flying)
     if t.range > 1:  # missile unit: stay at range, move little, never into contact
         if adjacent:
             return -100.0
@@ -707,7 +792,7 @@ def _score(me: _Seen, cell: Hex, field: _Field, mv: Move | None, *, moved: bool)
         score = 10.0 * in_range - abs(d - t.range)
         if moved and in_range:
             score -= 5.0  # moving may cost this turn's volley (VX-04-07)
-        return score
+        return score - _exposure(me, cell, field, flying)
     if mv is not None and mv.airborne:  # flyer: swoop next to an enemy and attack from the air
         return 20.0 - d if d == 1 else -float(d)
     if cell in field.portals and moved and not t.is_character and d >= 3:
@@ -716,10 +801,19 @@ def _score(me: _Seen, cell: Hex, field: _Field, mv: Move | None, *, moved: bool)
         foe = max(adjacent, key=lambda e: e.value)
         if me.value < AVOID_RATIO * foe.value:
             return -50.0
+        if field.exposed(me, cell):
+            return -1.0 - EXPOSED_PENALTY  # moving first: the enemy would pile onto us with its charges
         if mv is not None and mv.charge:
             return 30.0 if me.value >= CHARGE_WORTH * foe.value else 5.0
         return 15.0
-    return -float(d)
+    # Moving first, a unit that cannot strike this turn waits out of the enemy's charge reach rather than
+    # walk up to it and hand the enemy the charge.
+    return -float(d) - _exposure(me, cell, field, flying)
+
+
+def _exposure(me: _Seen, cell: Hex, field: _Field, flying: bool) -> float:
+    """The cost of standing where an enemy still to move this turn could charge us (none in the air)."""
+    return EXPOSED_PENALTY if not flying and field.exposed(me, cell) else 0.0
 
 
 def bot_for(game: Any) -> HeuristicBot:

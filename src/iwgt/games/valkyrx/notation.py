@@ -59,7 +59,9 @@ cast=1 | L1 grima 7,1 1/40 quarry=D4 | L2 swordsmen 3,3 279.95151515151514/22.32
 | L3 archers 5,3 255.63636363636363/17.085 charged=1 \
 | D4 ellorgast 4,4 0.4985454545454545/16.942 charged=1 spells=fear,weakness,disharmony,earthquake,shield \
 cast=1 | D5 wearg_warriors 3,4 245.43030303030304/17.724 ctl=L \
-| D6 wearg_archers 5,4 274.20454545454544/23.561 ctl=L | contact L2 D4 rounds=1 \
+| D6 wearg_archers 5,4 274.20454545454544/23.561 ctl=L \
+| D7 lefan 2,5 1/35 spells=fire,ice,strength,speed,courage,deny_magic | D8 cave_troll 2,4 60/30 \
+| contact L2 D4 rounds=1 \
 | spell command by=L0 side=L cast=1 turns=2-4 units=D5,D6 \
 | spell lead_boots by=D4 side=D cast=1 turns=1-3 units=L2,L3
 
