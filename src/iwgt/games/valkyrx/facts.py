@@ -6,7 +6,7 @@ from typing import Final
 
 from iwgt.core.protocol import GameFacts, TimerRule
 
-RULES_VERSION: Final = "valkyrx-1.2"
+RULES_VERSION: Final = "valkyrx-1.3"
 """Bumped whenever a rule or a decided number changes, so old records are refused, not misread."""
 
 SIDE_IDS: Final = ("light", "darkness")
