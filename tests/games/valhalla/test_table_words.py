@@ -152,7 +152,7 @@ def test_an_effect_that_says_it_all_adds_nothing() -> None:
             (1, 1),
             False,
             "A third shock marker is a wound: Ulf now has 1 shock marker and is wounded.",
-        ),  # noqa: E501
+        ),
         ("one_shock", (1, 1), False, "Ulf now has 1 shock marker and is wounded."),  # the wound was there
         ("wounded", (0, 1), False, "Ulf is now wounded."),
         ("wounded", None, True, "A second wound: Ulf goes to Valhalla."),
