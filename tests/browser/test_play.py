@@ -597,7 +597,7 @@ def test_first_battle_from_game_selection_to_game_over(server: Server, browser: 
             expect(modal).to_be_visible()
             expect(modal.locator(".dialog-title")).to_have_text("Game Over")
             expect(tid(page, "game-over-winner")).to_have_text(
-                re.compile(r"Forces of the (Light|Darkness) wins?!|A draw")
+                re.compile(r"Forces of (the Light|Darkness) wins?!|A draw")
             )
             expect(tid(page, "report-army-0")).to_be_visible()
             expect(tid(page, "report-army-1")).to_be_visible()

@@ -175,6 +175,10 @@ def test_the_edge_numbers_are_readable_on_a_phone(server: Server, browser: Brows
 # -- 3. the casting banner ends with its casting -------------------------------------------------------------
 
 
+BANNER_GONE_MS = 2000
+"""How long a banner that should be gone may take to go: the next redraw, far under its own 6 s."""
+
+
 def banner_hidden(page: Page) -> bool:
     hidden: bool = page.evaluate("() => document.querySelector('[data-testid=\"casting-banner\"]').hidden")
     return hidden
@@ -238,13 +242,17 @@ def test_the_casting_banner_ends_with_the_phase_and_is_not_replayed_on_a_reload(
             seat = view["to_move"]
             view = socket_acts(server, made["id"], tokens[seat], [(seat, {"type": "end_phase"})])
             wait_version(light, view["version"])
-            assert banner_hidden(light), "the banner stayed into the next phase"
+            expect(tid(light, "casting-banner")).to_be_hidden(
+                timeout=BANNER_GONE_MS
+            )  # stayed into the next phase
         else:
             # The cast's own step went on through the combat: the banner ends with its report.
             expect(tid(light, "report-modal")).to_be_visible()
             tid(light, "report-ok").click()
             expect(tid(light, "report-modal")).to_have_count(0)
-            assert banner_hidden(light), "the banner stayed into the next phase"
+            expect(tid(light, "casting-banner")).to_be_hidden(
+                timeout=BANNER_GONE_MS
+            )  # stayed into the next phase
         # Turn 2 (the last): the Light casts again, the spells step ends, Game Over: no banner over it.
         view = play_until_light_casts(view)
         v = version(light)
@@ -260,7 +268,7 @@ def test_the_casting_banner_ends_with_the_phase_and_is_not_replayed_on_a_reload(
             seat = view["to_move"]
             view = socket_acts(server, made["id"], tokens[seat], [(seat, {"type": "end_phase"})])
         wait_version(light, view["version"])
-        assert banner_hidden(light), "the banner stayed over Game Over"
+        expect(tid(light, "casting-banner")).to_be_hidden(timeout=BANNER_GONE_MS)  # stayed over Game Over
         no_page_errors(light, dark)
     finally:
         light.close()
