@@ -118,6 +118,16 @@ def test_odds_have_a_key_lit_ground_keeps_its_terrain_and_the_edges_are_numbered
         assert len(labels) == 3, labels  # both Wearg units and the Cave Troll (first_battle's Darkness)
         for text in labels:
             assert not re.search(r"−0\b|\d\.\d", text), f"a preview shows a fraction or −0: {text!r}"
+        # The Cave Troll stands beside the Wearg Warriors: their labels never cover each other.
+        plates: list[dict[str, float]] = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid^="preview-"] rect')].map(r => {
+                 const b = r.getBoundingClientRect();
+                 return {l: b.left, r: b.right, t: b.top, b: b.bottom}; })"""
+        )
+        for i, a in enumerate(plates):
+            for b in plates[i + 1 :]:
+                apart = a["r"] <= b["l"] or b["r"] <= a["l"] or a["b"] <= b["t"] or b["b"] <= a["t"]
+                assert apart, f"two odds labels overlap: {a} {b}"
         # The Ford is lit for a charge, and its difficult ground still shows, drawn above the light.
         assert FORD in lit_cells(page, "charge")
         ground = tid(page, f"ground-{FORD[0]}-{FORD[1]}")

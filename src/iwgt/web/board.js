@@ -182,13 +182,21 @@ export class Board {
     }
     this.renderUnits(units || [], mine || new Set(), selected, ownerSeat);
     this.gLabels.replaceChildren();
+    // A label sits above its cell; where it would cover a label already placed (two targets side by side),
+    // it goes below its cell instead, so that every number stays readable.
+    const placed = [];
+    const clashes = (r) => placed.some((o) => r.x < o.x + o.width && o.x < r.x + r.width && r.y < o.y + 19 && o.y < r.y + 19);
     for (const p of previews || []) {
       const [cx, cy] = centre(p.cell[0], p.cell[1]);
       const g = s("g", { class: "preview-label", testid: `preview-${p.cell[0]}-${p.cell[1]}` });
       if (p.title) g.append(s("title", {}, p.title)); // what the numbers mean, on hover or a long press
-      const text = s("text", { x: cx, y: cy - SIZE * 0.52 }, p.text);
       const width = Math.max(40, p.text.length * 7.4 + 12);
-      g.append(s("rect", { x: cx - width / 2, y: cy - SIZE * 0.52 - 14, width, height: 19, rx: 5 }), text);
+      let box = { x: cx - width / 2, y: cy - SIZE * 0.52 - 14, width };
+      const below = { ...box, y: cy + SIZE * 0.52 - 5 };
+      if (clashes(box) && !clashes(below)) box = below;
+      placed.push(box);
+      const text = s("text", { x: cx, y: box.y + 14 }, p.text);
+      g.append(s("rect", { x: box.x, y: box.y, width, height: 19, rx: 5 }), text);
       this.gLabels.append(g);
     }
   }
