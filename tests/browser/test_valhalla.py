@@ -16,41 +16,17 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from .conftest import Server, shot
+from .kit import FULL_HD, WAIT_MS, tid, version, wait_version
 
-FULL_HD: ViewportSize = {"width": 1920, "height": 1080}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
-WAIT_MS = 15_000
-"""How long a check waits for the page (a loaded 2-core machine runs the server, the browsers and a bot)."""
 
 expect.set_options(timeout=WAIT_MS)
 
 
 # -- helpers -------------------------------------------------------------------------------------------------
-
-
-def tid(page: Page, name: str) -> Locator:
-    """The element with ``data-testid=name``."""
-    return page.get_by_test_id(name)
-
-
-def version(page: Page) -> int:
-    """The version of the view the page shows (-1 before the first view)."""
-    v: int = page.evaluate(
-        "() => (window.iwgtTable && window.iwgtTable.view) ? window.iwgtTable.view.version : -1"
-    )
-    return v
-
-
-def wait_version(page: Page, at_least: int) -> None:
-    """Wait until the page shows a view of at least this version."""
-    page.wait_for_function(
-        "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
-        arg=at_least,
-        timeout=WAIT_MS,
-    )
 
 
 def view(page: Page) -> dict[str, Any]:

@@ -25,35 +25,16 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from tests.games.valhalla.kit import player, scenario_text
 
 from .conftest import Server, shot
+from .kit import WAIT_MS, tid, version, wait_version
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 TABLET_PORTRAIT: ViewportSize = {"width": 768, "height": 1024}
-WAIT_MS = 15_000
 SEED_ULF_FIRST = 2
 """A seed of the table's dice whose first deal in first_blood turns up Ulf's card first."""
 MIN_TEXT_PX = 10
 
 expect.set_options(timeout=WAIT_MS)
-
-
-def tid(page: Page, name: str) -> Any:
-    return page.get_by_test_id(name)
-
-
-def version(page: Page) -> int:
-    v: int = page.evaluate(
-        "() => (window.iwgtTable && window.iwgtTable.view) ? window.iwgtTable.view.version : -1"
-    )
-    return v
-
-
-def wait_version(page: Page, at_least: int) -> None:
-    page.wait_for_function(
-        "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
-        arg=at_least,
-        timeout=WAIT_MS,
-    )
 
 
 def wait_my_card(page: Page) -> None:

@@ -1,0 +1,31 @@
+"""What every browser test file uses: the screen size, how long a check waits, and the page's view version."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, ViewportSize
+
+FULL_HD: ViewportSize = {"width": 1920, "height": 1080}
+WAIT_MS = 15_000
+"""How long a check waits for the page (a loaded 2-core machine runs the server and the browser)."""
+
+
+def tid(page: Page, name: str) -> Locator:
+    """The element with ``data-testid=name``."""
+    return page.get_by_test_id(name)
+
+
+def version(page: Page) -> int:
+    """The version of the view the page shows (-1 before the first view)."""
+    v: int = page.evaluate(
+        "() => (window.iwgtTable && window.iwgtTable.view) ? window.iwgtTable.view.version : -1"
+    )
+    return v
+
+
+def wait_version(page: Page, at_least: int) -> None:
+    """Wait until the page shows a view of at least this version."""
+    page.wait_for_function(
+        "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
+        arg=at_least,
+        timeout=WAIT_MS,
+    )
