@@ -167,6 +167,8 @@ def deploy(page: Page, *, custom: list[str] | None = None, shot_name: str | None
         infra.click()
     # VX-15-05: the wizard is asked about his spells once the infrastructure is placed.
     expect(tid(page, "spells-dialog")).to_be_visible()
+    before = version(page)  # each wizard's spells are one step: the deployment goes on once they are all in
+    armed = 1
     if custom:
         tid(page, "spells-custom").click()
         dlg = tid(page, "spells-custom-dialog")
@@ -198,7 +200,10 @@ def deploy(page: Page, *, custom: list[str] | None = None, shot_name: str | None
             break
         except AssertionError:
             tid(page, "spells-default").click()
+            armed += 1
     expect(tid(page, "spells-dialog")).to_have_count(0)
+    wait_version(page, before + armed)
+    page.wait_for_function("() => !window.iwgtTable.actions().some(a => a.type === 'spells')")  # all in
     expect(tid(page, "tick-button")).to_be_visible()
 
 
