@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page, ViewportSize
+from playwright.sync_api import Browser, Locator, Page, ViewportSize
 
 FULL_HD: ViewportSize = {"width": 1920, "height": 1080}
 WAIT_MS = 15_000
@@ -29,3 +29,14 @@ def wait_version(page: Page, at_least: int) -> None:
         arg=at_least,
         timeout=WAIT_MS,
     )
+
+
+def open_link(browser: Browser, base: str, link: str, viewport: ViewportSize = FULL_HD) -> Page:
+    """A fresh page (its own localStorage) on a table link, its page errors kept in ``page.errors``."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(link if link.startswith("http") else base + link)
+    return page

@@ -293,9 +293,8 @@ def test_the_saved_games_list_words_status_and_turn_after_a_restart(
     done = new_table(server, "valkyrx", "first_battle", seats=["bot", "bot"])
     quit_ = new_table(server, "valkyrx", "skirmish")
     playing = new_table(server, "valhalla", "first_blood")
-    deadline = time.monotonic() + 60  # two bots play their whole game by themselves
+    # Two bots play their whole game by themselves (the test's timeout ends a game that never does).
     while httpx.get(f"{server.base}/api/tables/{done['id']}", timeout=10).json()["status"] == "playing":
-        assert time.monotonic() < deadline, "the bots' game never ended"
         time.sleep(0.2)
     page = open_table(browser, quit_["links"]["table"], TABLET_LANDSCAPE, errors)
     try:

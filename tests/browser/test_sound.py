@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server, shot
-from .kit import FULL_HD, WAIT_MS, tid, version, wait_version
+from .kit import WAIT_MS, open_link, tid, version, wait_version
 
 expect.set_options(timeout=WAIT_MS)
 
@@ -61,13 +61,7 @@ def create(server: Server, **body: Any) -> dict[str, Any]:
 
 def open_table(browser: Browser, server: Server, made: dict[str, Any]) -> Page:
     """A fresh browser context (its own localStorage) on the table's shared link, its first view shown."""
-    page = browser.new_page(viewport=FULL_HD)
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    link = made["links"]["table"]
-    page.goto(link if link.startswith("http") else server.base + link)
+    page = open_link(browser, server.base, made["links"]["table"])
     wait_version(page, 0)
     expect(tid(page, "conn-state")).to_have_attribute("data-state", "open")
     return page

@@ -14,7 +14,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server, shot
-from .kit import FULL_HD, WAIT_MS, tid, version, wait_version
+from .kit import WAIT_MS, open_link, tid, version, wait_version
 
 expect.set_options(timeout=WAIT_MS)
 
@@ -30,13 +30,7 @@ def create(server: Server, seats: list[str]) -> dict[str, Any]:
 
 def open_table(browser: Browser, server: Server, made: dict[str, Any]) -> Page:
     """The table's shared link in a fresh page, the seat to act's view shown."""
-    page = browser.new_page(viewport=FULL_HD)
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors  # type: ignore[attr-defined]
-    link = made["links"]["table"]
-    page.goto(link if link.startswith("http") else server.base + link)
+    page = open_link(browser, server.base, made["links"]["table"])
     page.wait_for_function(
         """() => { const v = window.iwgtTable && window.iwgtTable.view;
                    return v && v.status === 'playing' && v.to_move === 0 && v.seat === 0 && !v.die; }"""

@@ -84,9 +84,8 @@ def test_the_saved_games_list_keeps_status_and_turn_after_a_real_restart(tmp_pat
         done_id, quit_id, playing_id = done.json()["id"], quit_.json()["id"], playing.json()["id"]
         asyncio.run(quit_in_turn_one(base, quit_.json()))
         asyncio.run(to_turn_two(base, playing.json()))
-        deadline = time.monotonic() + 60  # two bots play their whole game by themselves (about a second)
+        # Two bots play their whole game by themselves (the test's timeout ends a game that never does).
         while client.get(f"{base}/api/tables/{done_id}").json()["status"] == "playing":
-            assert time.monotonic() < deadline, "the bots' game never ended"
             time.sleep(0.2)
         before = {t["id"]: t for t in client.get(f"{base}/api/tables").json()}
         proc.kill()  # no goodbye: the journal is all the next server has
