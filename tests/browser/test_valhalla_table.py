@@ -14,6 +14,7 @@ own bookkeeping. Screenshots: build/screenshots/valhalla_table_*.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.games.valhalla.kit import player, scenario_text
 
 from .conftest import Server, shot
@@ -69,16 +71,33 @@ def first_blood(server: Server, browser: Browser, size: ViewportSize) -> Page:
     return page
 
 
+IN_REACH_JS = """id => { const el = document.querySelector(`[data-testid="${id}"]`); if (!el) return null;
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  const scrolled = [];
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    if (p.scrollTop) scrolled.push(`${p.className}: ${p.scrollTop}`);
+  }
+  return {x: r.x, y: r.y, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight,
+          takes: Boolean(hit && el.contains(hit)),
+          hit: hit && [hit.tagName, hit.className.baseVal ?? hit.className, hit.dataset.testid].join(" "),
+          scrolled}; }"""
+
+
 def in_reach(page: Page, testid: str) -> None:
-    """The element is wholly on the screen, without scrolling anything, and a tap at its middle reaches it."""
-    box = page.evaluate(
-        """id => { const el = document.querySelector(`[data-testid="${id}"]`); if (!el) return null;
-                   const r = el.getBoundingClientRect();
-                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                   return {x: r.x, y: r.y, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight,
-                           takes: Boolean(hit && el.contains(hit))}; }""",
-        testid,
-    )
+    """The element is wholly on the screen, without scrolling anything, and a tap at its middle reaches it.
+
+    The layout is read once it has settled (a panel brought into view in the next animation frame, the game's
+    style sheet arriving after its first view): the check waits for the element to be in reach, and on a
+    timeout says where it is, what covers it and which of its containers are scrolled."""
+    fits = """id => { const el = document.querySelector(`[data-testid="${id}"]`); if (!el) return false;
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return r.x >= 0 && r.y >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5
+             && Boolean(hit && el.contains(hit)); }"""
+    with contextlib.suppress(PlaywrightTimeout):  # the checks below then say what is wrong
+        page.wait_for_function(fits, arg=testid, timeout=WAIT_MS)
+    box = page.evaluate(IN_REACH_JS, testid)
     assert box is not None, testid
     assert box["x"] >= 0 and box["y"] >= 0, (testid, box)
     assert box["x"] + box["w"] <= box["vw"] + 0.5 and box["y"] + box["h"] <= box["vh"] + 0.5, (testid, box)
