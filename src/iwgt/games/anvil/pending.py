@@ -2,8 +2,8 @@
 
 The state keeps at most one ``Pending``; while it is set the phase is ``interrupt`` and ``to_move`` is
 ``pending.seat``. The seat answers with ``interrupt`` (the stratagem named by ``pending.kind``) or
-``decline``; ``combat.resume`` / ``spells.resume`` continue the paused ``Combat`` or ``SpellCast``
-from its ``stage``.
+``decline``; ``combat.apply_interrupt`` / ``combat.apply_decline`` continue the paused ``Combat`` or
+``SpellCast`` from where it stopped.
 """
 
 from __future__ import annotations
@@ -17,21 +17,34 @@ PendingKind = Literal["counterattack", "hero_of_the_day", "dispel"]
 CombatSide = Literal["front", "flank", "rear"]
 """The side of the defender engaged (FA-EN-05); the geometry's ``Side``."""
 
-CombatStage = Literal["counterattack", "damage", "hero_of_the_day", "bounce"]
-"""Where a combat resumes: the Counterattack offer, damage, the Hero of the Day offer, the bounce backs."""
+CombatStage = Literal["counterattack", "damage", "hero_of_the_day", "apply"]
+"""Where a combat resumes: the Counterattack offer, the damage, the Hero of the Day offer, its application
+(HP, destruction, excess move, then the bounce backs)."""
 
 StormDirection = Literal["away", "towards"]
 """Stormwind moves a unit directly away from or towards the caster (FA-SN-04)."""
 
 
 @dataclass(frozen=True, slots=True)
+class Bounce:
+    """A bounce back still to make (FA-BB-01): the unit, the point it moves straight away from (the other
+    unit's centre when the combat was resolved), that unit, and the depth of the combat it comes from."""
+
+    unit: int
+    away_from: tuple[float, float]
+    partner: int
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
 class Combat:
     """One combat being resolved: an engage, a shot (Ballistics) or a bounce-back chain combat (FA-BB-02).
 
-    ``depth`` is 0 for the combat the activation started and n for the n-th chain combat after it (the chain
-    stops at ``MAX_CHAIN`` combats). ``counterattack`` is None until the defender's owner has been asked (or
-    was not asked: then False). ``damage`` / ``counter_damage`` / ``bounce`` / ``excess`` are set by the
-    damage stage, so a Hero of the Day answer resumes without recomputing them.
+    ``depth`` is 0 for the combat the activation started and n for the n-th chain combat after it (the
+    chain stops at ``MAX_CHAIN`` combats); ``after`` holds the outer combats' bounce backs still to make.
+    ``counterattack`` / ``hero_of_the_day`` are None until asked (False when declined or not offered).
+    ``damage`` / ``counter_damage`` / ``bounce`` / ``excess`` are set by the damage stage, so a Hero of
+    the Day answer resumes without recomputing them.
     """
 
     attacker: int
@@ -50,6 +63,7 @@ class Combat:
     bounce: Literal["attacker", "defender", "both"] | None = None
     excess: float = 0.0
     clauses: tuple[str, ...] = ()
+    after: tuple[Bounce, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +72,7 @@ class SpellCast:
 
     ``target`` is the unit aimed at (None for Summon Subjects); ``point`` and ``facing`` place a summoned
     Troop; ``distance`` and ``direction`` are Stormwind's; ``extras`` are a summoned Troop's stratagems
-    (FA-SN-13).
+    (FA-SN-13); ``cost`` is what the caster paid.
     """
 
     caster: int
