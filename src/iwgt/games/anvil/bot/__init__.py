@@ -1,0 +1,1 @@
+"""The built-in Forged upon an Anvil bot (the full bot lands with the engine)."""

@@ -1,0 +1,314 @@
+"""What a Forged upon an Anvil position is worth to one seat: material, threats, progress and the win.
+
+The score is ours minus theirs, in "DCP points" (a Troop is worth 1, a Hero 3):
+
+* material: every unit still in the game is worth its type's DCP (the unit that wins the game, the enemy
+  General's unit or Seat of Power by the scenario's ``win``, far more), part of it for being alive at all and
+  the rest in proportion to its HP left; a unit still to deploy counts a little less than one on the table,
+  so deploying pays once it is safe;
+* threats: each unit on the table that could reach an enemy with one move and engage it (or shoot it, or
+  fireball it) threatens the most that attack would take from the target by the exact matrix cell of the side
+  it would strike; the side about to act counts its threats more, since the other cannot answer first;
+* progress: units on the table are pulled towards the enemy unit that wins the game (or the nearest enemy),
+  a little per inch, so that far from the enemy the bot still advances;
+* CP left this turn are worth a little (an activation that does nothing should not be made);
+* a finished game is worth ``WIN`` either way (0 for a draw).
+
+Everything here is a pure function of the state and the seat; the search (``search.py``) makes the states
+with the engine's own ``apply`` and scores them here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from iwgt.games.anvil.rules import fights_as, rules
+from iwgt.games.anvil.state import AnvilState, Unit
+from iwgt.geometry.trays import Tray
+
+WIN = 1000.0
+"""The value of a won game (a lost one is -WIN)."""
+TARGET_WORTH = 12.0
+"""What the unit that wins the game is worth (the enemy General's unit or Seat of Power, by ``win``)."""
+SEAT_WORTH = 3.0
+"""A Seat of Power that does not decide the game is worth the DCP the turn limit counts for it (FA-MS-06)."""
+ALIVE_SHARE = 0.4
+"""The share of a unit's worth it keeps while it has any HP at all (the rest goes with its HP)."""
+RESERVE = 0.9
+"""A unit still to deploy counts at this share of its worth (deploying it pays when it is safe)."""
+CP_WORTH = 0.04
+"""Each CP left this turn (a pointless activation is not made; CP still go at the turn's end)."""
+THREAT_ACTING = 0.5
+"""Weight of the threats of the side that acts next (it strikes before the other can answer)."""
+THREAT_WAITING = 0.25
+"""Weight of the threats of the side that does not act next."""
+PULL = 0.02
+"""Value per inch closer to the enemy target, per unit of worth (capped at ``PULL_CAP``)."""
+PULL_CAP = 48.0
+"""Distances beyond this many inches all count the same (the pull only matters nearer)."""
+GENERAL_SAFETY = 1.0
+"""Extra worth of our own General's unit on the table in the first two turns (the FA-DP-03 deadline)."""
+
+NEXT_TURN = 0.5
+"""A side out of CP this turn threatens at this share (the next turn's bid decides who strikes first)."""
+NEXT_TURN_CP = 10
+"""The CP a side is assumed to have in a turn not yet bid for."""
+
+
+@cache
+def type_dcp(kind: str) -> float:
+    """The DCP of a unit type (the Seat of Power's is 0)."""
+    return float(rules().deployment[kind].dcp)  # type: ignore[index]
+
+
+def worth(state: AnvilState, u: Unit) -> float:
+    """What one unit is worth whole: its type's DCP, or far more for the unit that decides the game."""
+    win = state.options.win
+    if u.is_seat:
+        return TARGET_WORTH if win == "seat" else SEAT_WORTH
+    base = max(type_dcp(u.type), 1.0)
+    if u.general and win == "general":
+        return base + TARGET_WORTH
+    return base
+
+
+def unit_value(state: AnvilState, u: Unit) -> float:
+    """What a unit still in the game is worth now (0 once destroyed)."""
+    if u.destroyed:
+        return 0.0
+    w = worth(state, u)
+    start = max(u.start_hp, 1)
+    share = ALIVE_SHARE + (1.0 - ALIVE_SHARE) * max(0, min(u.hp, start)) / start
+    value = w * share
+    return value * RESERVE if u.tray is None else value
+
+
+def harm_value(state: AnvilState, u: Unit, damage: int) -> float:
+    """What ``damage`` HP would take from unit ``u`` (all of its value if it dies)."""
+    if damage <= 0 or u.destroyed:
+        return 0.0
+    if damage >= u.hp:
+        return unit_value(state, u)
+    w = worth(state, u)
+    start = max(u.start_hp, 1)
+    return w * (1.0 - ALIVE_SHARE) * damage / start
+
+
+# ---------------------------------------------------------------- tray geometry (cheap, for scoring only)
+
+
+def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The tray's forward and right unit vectors (facing 0 = +y, counter-clockwise positive)."""
+    r = math.radians(facing)
+    return (-math.sin(r), math.cos(r)), (math.cos(r), math.sin(r))
+
+
+def _extent(tray: Tray, ux: float, uy: float) -> float:
+    """Half the tray's width along the unit direction (ux, uy): its support function."""
+    fwd, right = _axes(tray.facing)
+    along = abs(ux * fwd[0] + uy * fwd[1]) * tray.depth / 2
+    return along + abs(ux * right[0] + uy * right[1]) * tray.frontage / 2
+
+
+def tray_of(u: Unit) -> Tray:
+    """The tray of a unit on the table (the callers ask only about units on the table)."""
+    if u.tray is None:
+        raise ValueError(f"unit {u.id} is not on the table")
+    return u.tray
+
+
+def gap(a: Tray, b: Tray) -> float:
+    """About the nearest distance between two trays (exact when they face each other squarely)."""
+    dx, dy = b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]
+    d = math.hypot(dx, dy)
+    if d < 1e-9:
+        return 0.0
+    ux, uy = dx / d, dy / d
+    return max(0.0, d - _extent(a, ux, uy) - _extent(b, ux, uy))
+
+
+def side_struck(attacker: Tray, defender: Tray) -> str:
+    """The side of ``defender`` the engage line from ``attacker``'s centre enters (front before flank before
+    rear when in doubt, FA-EN-05/06)."""
+    dx = attacker.centre[0] - defender.centre[0]
+    dy = attacker.centre[1] - defender.centre[1]
+    fwd, right = _axes(defender.facing)
+    along = dx * fwd[0] + dy * fwd[1]
+    across = dx * right[0] + dy * right[1]
+    if abs(along) / (defender.depth / 2) >= abs(across) / (defender.frontage / 2) - 1e-9:
+        return "front" if along >= 0 else "rear"
+    return "flank"
+
+
+# ---------------------------------------------------------------- what a unit can do to another
+
+
+def move_of(u: Unit) -> float:
+    """The unit's Move with its deployment stratagems (Swiftness +6, Heavy Projectile 4)."""
+    profile = rules().units[u.type]  # type: ignore[index]
+    move = float(profile.move)
+    if u.has("heavy_projectile"):
+        return rules().stratagem("heavy_projectile").move_set or move
+    if u.has("swiftness"):
+        move += rules().stratagem("swiftness").move_add
+    return move
+
+
+def cell_damage(attacker: str, defender: str, side: str) -> int | None:
+    """The matrix damage (None: NATE) of one type attacking another on one side."""
+    cell = rules().matrix[fights_as(attacker)][fights_as(defender)]  # type: ignore[arg-type]
+    value = getattr(cell, side)
+    return value if isinstance(value, int) else None
+
+
+def attack_damage(a: Unit, d: Unit, *, skirmishing_ok: bool = True) -> int:
+    """The damage ``a`` would deal engaging ``d`` from where it stands (0 if NATE), Brace included."""
+    side = "front" if (d.skirmishing and skirmishing_ok) else side_struck(tray_of(a), tray_of(d))
+    dmg = cell_damage(a.type, d.type, side)
+    if dmg is None:
+        # NATE on that side: a unit can walk round to a side it may strike, a move later
+        flank = cell_damage(a.type, d.type, "flank") if side == "front" else None
+        dmg = (flank or 0) // 2
+    if d.braced:
+        dmg -= 3
+    return max(dmg, 0)
+
+
+def _shot_damage(a: Unit, d: Unit, distance: float) -> int:
+    """What a Ballistics shot from ``a`` would deal to ``d`` at ``distance`` (0 out of range or NATE)."""
+    c = rules().constants
+    if distance <= c.ballistics_rear:
+        side = "rear"
+    elif distance <= c.ballistics_flank:
+        side = "flank"
+    elif distance <= c.ballistics_front:
+        side = "front"
+    else:
+        return 0
+    dmg = cell_damage(a.type, d.type, side)
+    if dmg is None:
+        return 0
+    if a.has("heavy_projectile"):
+        dmg += 1
+    if d.braced:
+        dmg -= 3
+    return max(dmg, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """The best attack one unit has on the enemy now: its target, and what it would take from it."""
+
+    attacker: int
+    target: int
+    value: float
+
+
+def best_threat(state: AnvilState, a: Unit, cp: int) -> Threat | None:
+    """The most valuable attack unit ``a`` could make in one activation with ``cp`` CP, or None."""
+    if a.is_seat or a.tray is None or a.transfixed or cp < 1:
+        return None
+    reach = move_of(a) + (2.0 if a.skirmishing else 0.0)
+    best: Threat | None = None
+    fireball = rules().stratagem("fireball")
+    for d in state.units:
+        if d.seat == a.seat or not d.on_table:
+            continue
+        g = gap(tray_of(a), tray_of(d))
+        dmg = 0
+        if g <= reach and not a.braced:
+            dmg = attack_damage(a, d)
+            if cp >= 3:  # Hammerblow on top (2 CP) when it can pay for it
+                dmg += 1 if dmg > 0 and a.type != "wizard" else 0
+        if a.has("shooter") and cp >= 4:
+            dmg = max(dmg, _shot_damage(a, d, g))
+        if a.type in ("wizard", "monster") and cp >= 1 + fireball.cost and g <= (fireball.range or 0):
+            dmg = max(dmg, fireball.harm)
+        if dmg <= 0:
+            continue
+        value = harm_value(state, d, dmg)
+        if best is None or value > best.value + 1e-9:
+            best = Threat(a.id, d.id, value)
+    return best
+
+
+def threats(state: AnvilState, seat: int, cp: int) -> float:
+    """The sum over a seat's units of the best attack each could make (each strikes one target)."""
+    total = 0.0
+    for a in state.units:
+        if a.seat == seat and a.on_table:
+            t = best_threat(state, a, cp)
+            if t is not None:
+                total += t.value
+    return total
+
+
+def target_of(state: AnvilState, seat: int) -> Unit | None:
+    """The enemy unit that wins the game for ``seat`` (by ``win``), if it is on the table."""
+    enemy = 1 - seat
+    u = state.seat_of_power(enemy) if state.options.win == "seat" else state.general(enemy)
+    return u if u is not None and u.on_table else None
+
+
+def progress(state: AnvilState, seat: int) -> float:
+    """How near the seat's mobile units stand to the enemy target (or the nearest enemy): higher is nearer."""
+    goal = target_of(state, seat)
+    enemies = [u for u in state.units if u.seat != seat and u.on_table]
+    total = 0.0
+    for u in state.units:
+        if u.seat != seat or not u.on_table or u.is_seat:
+            continue
+        here = tray_of(u)
+        if goal is not None:
+            d = gap(here, tray_of(goal))
+        elif enemies:
+            d = min(gap(here, tray_of(e)) for e in enemies)
+        else:  # nobody to walk to: towards the enemy's edge
+            edge = state.scenario.spec.height if seat == 0 else 0.0
+            d = abs(edge - here.centre[1])
+        total += (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), 4.0)
+    return total
+
+
+def acting(state: AnvilState) -> int | None:
+    """The seat that acts next in the activation phase (None outside it)."""
+    if state.phase not in ("activation", "interrupt"):
+        return None
+    return state.mover if state.mover is not None else state.first
+
+
+def evaluate(state: AnvilState, seat: int) -> float:
+    """The position's worth to ``seat``: ours minus theirs (see the module's description)."""
+    if state.phase == "over":
+        if state.winner is None:
+            return 0.0
+        return WIN if state.winner == seat else -WIN
+    enemy = 1 - seat
+    score = 0.0
+    for u in state.units:
+        v = unit_value(state, u)
+        score += v if u.seat == seat else -v
+    # The General's unit on the table early: FA-DP-03 cuts the bids to 1 CP from turn 3 if it is not.
+    for s, sign in ((seat, 1.0), (enemy, -1.0)):
+        g = state.general(s)
+        if g is not None and g.tray is not None and state.turn <= 2:
+            score += sign * GENERAL_SAFETY
+    cp = tuple(state.cp)
+    first = acting(state)
+    in_turn = first is not None
+
+    def menace(s: int) -> float:
+        """A side's threats: with its CP left in this turn, at a discount once it is out until the next."""
+        if not in_turn:
+            return threats(state, s, NEXT_TURN_CP)
+        if cp[s] > 0:
+            return threats(state, s, cp[s])
+        return NEXT_TURN * threats(state, s, NEXT_TURN_CP)
+
+    score += (THREAT_ACTING if first == seat else THREAT_WAITING) * menace(seat)
+    score -= (THREAT_ACTING if first == enemy else THREAT_WAITING) * menace(enemy)
+    score += progress(state, seat) - progress(state, enemy)
+    score += CP_WORTH * (cp[seat] - cp[enemy])
+    return score

