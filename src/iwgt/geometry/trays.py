@@ -42,6 +42,9 @@ SLIDE_TOL = 1e-4
 TOUCH_TOL = 1e-6
 """Penetration (inches) below which two shapes merely touch: touching is not overlapping."""
 
+NEAR_SLACK = 1e-9
+"""A tray already nearer than the gap to a shape may come no closer than its distance less this (inches)."""
+
 ZERO = 1e-12
 """Below this a rate or a length is treated as nought (parallel motion, a degenerate edge)."""
 
@@ -470,7 +473,7 @@ def _edges_of(shapes: Sequence[Polygon | Tray]) -> tuple[np.ndarray, np.ndarray,
 
 def _slab(x0: np.ndarray, k: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The open interval of t where lo < x0 + t k < hi (empty as (inf, -inf))."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t1 = (lo - x0) / k
         t2 = (hi - x0) / k
     moving = np.abs(k) > ZERO
@@ -480,7 +483,7 @@ def _slab(x0: np.ndarray, k: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tupl
     return enter, leave
 
 
-def _circle(p: np.ndarray, d: np.ndarray, q: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray]:
+def _circle(p: np.ndarray, d: np.ndarray, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The interval of t where p + t d (d a unit vector) is within r of q (empty as (inf, -inf))."""
     f = p - q
     b = f @ d if f.ndim == 1 else f[:, 0] * d[0] + f[:, 1] * d[1]
@@ -491,16 +494,19 @@ def _circle(p: np.ndarray, d: np.ndarray, q: np.ndarray, r: float) -> tuple[np.n
     return np.where(ok, -b - root, np.inf), np.where(ok, -b + root, -np.inf)
 
 
-def _approach(points: np.ndarray, d: np.ndarray, a: np.ndarray, b: np.ndarray, r: float) -> np.ndarray:
+def _approach(
+    points: np.ndarray, d: np.ndarray, a: np.ndarray, b: np.ndarray, radius: np.ndarray
+) -> np.ndarray:
     """For each point moving along unit ``d`` and each segment a-b: when it first comes within r of it.
 
-    Every pair (point i, segment j) gives the time its distance first drops below r: its entry into the
-    segment's capsule of radius r; 0 if it starts inside that capsule moving closer; inf if never (or if
-    it starts inside but moves no closer: a tray already near a friend may move away or alongside).
-    Returns the matrix of times (points x segments).
+    Every pair (point i, segment j) gives the time its distance first drops below its radius (``radius``
+    broadcasts to points x segments): its entry into the segment's capsule; 0 if it starts inside that
+    capsule moving closer; inf if never, or if it starts inside but moves no closer (a point sliding along
+    the edge it touches). Returns the matrix of times (points x segments).
     """
     if len(points) == 0 or len(a) == 0:
         return np.full((len(points), len(a)), np.inf)
+    r = np.broadcast_to(radius, (len(points), len(a))).ravel()
     p = np.repeat(points, len(a), axis=0)
     qa = np.tile(a, (len(points), 1))
     qb = np.tile(b, (len(points), 1))
@@ -514,7 +520,7 @@ def _approach(points: np.ndarray, d: np.ndarray, a: np.ndarray, b: np.ndarray, r
     su = d[0] * ux + d[1] * uy
     hn = d[0] * -uy + d[1] * ux
     e1, l1 = _slab(s0, su, np.zeros_like(s0), length)
-    e2, l2 = _slab(h0, hn, np.full_like(h0, -r), np.full_like(h0, r))
+    e2, l2 = _slab(h0, hn, -r, r)
     band_in = np.maximum(e1, e2)
     band_out = np.minimum(l1, l2)
     band_ok = (band_in < band_out) & (length > ZERO)
@@ -572,6 +578,25 @@ def _contact_time(tray: Tray, d: XY, other: Tray) -> float:
     return max(0.0, enter)
 
 
+def _radii(tray: Tray, d: XY, shapes: Sequence[Polygon | Tray], gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """How near the slide may come to each shape, and which shapes it is already pushing into.
+
+    ``gap`` for a shape at least ``gap`` away; for one already nearer, its present distance (a tray 0.5"
+    from a friend may not come closer, but may move away or alongside). A shape it touches stops it at
+    once if the first ``SLIDE_TOL`` of the slide would take it inside.
+    """
+    polys = np.array([s.polygon() if isinstance(s, Tray) else s for s in shapes], dtype=object)
+    body = tray.polygon()
+    now = np.asarray(shapely.distance(body, polys), dtype=float)
+    radius = np.where(now >= gap - NEAR_SLACK, gap, np.maximum(now - NEAR_SLACK, NEAR_SLACK))
+    touching = np.zeros(len(polys), dtype=bool)
+    close = now <= NEAR_SLACK
+    if close.any():
+        step = tray.moved((tray.centre[0] + d[0] * SLIDE_TOL, tray.centre[1] + d[1] * SLIDE_TOL)).polygon()
+        touching[close] = np.asarray(shapely.relate_pattern(step, polys[close], "T********"), dtype=bool)
+    return radius, touching
+
+
 def stop_short(
     tray: Tray,
     direction: XY,
@@ -587,7 +612,9 @@ def stop_short(
     It stops ``gap`` inches short of any shape in ``stops_at`` (friendly trays, impassable areas), at the
     table edge (``edges`` = (width, height): the tray stays wholly on the table), and in contact with the
     first tray of ``enemies`` it meets (``hit_enemy`` names it). A shape it already lies within ``gap`` of
-    stops it only if the slide brings it closer. Ties go to the enemy, then the obstacle, then the edge.
+    only stops it from coming any closer (it may slide away or alongside). Ties go to the enemy, then the
+    obstacle, then the edge. Exact: the capsule around each edge met by each corner, and the swept
+    separating axes for enemies, with no stepping.
     """
     length = math.hypot(direction[0], direction[1])
     if length < ZERO or distance <= 0:
@@ -605,10 +632,13 @@ def stop_short(
             dv = np.array(d)
             mine = np.array(tray.corners(), dtype=float)
             mine_end = np.roll(mine, -1, axis=0)
+            radius, touching = _radii(tray, d, stops_at, gap)
             # My corners moving onto their edges, and their corners moving (relatively) onto my edges.
-            onto_theirs = _approach(mine, dv, starts, ends, gap).min(axis=0)  # per edge of theirs
-            onto_mine = _approach(starts, -dv, mine, mine_end, gap).min(axis=1)  # per corner of theirs
+            r = radius[owners]
+            onto_theirs = _approach(mine, dv, starts, ends, r[None, :]).min(axis=0)  # per edge of theirs
+            onto_mine = _approach(starts, -dv, mine, mine_end, r[:, None]).min(axis=1)  # per corner of theirs
             times = np.minimum(onto_theirs, onto_mine)  # their edge i starts at their corner i
+            times = np.where(touching[owners], 0.0, times)
             first = float(times.min())
             idx = int(owners[int(times.argmin())])
             if first <= distance:
