@@ -1,0 +1,469 @@
+"""The Forged upon an Anvil bot: sealed bids solved as games, activations planned by look-ahead.
+
+What it reads: only what its seat may know. Every decision starts from ``game.resample_hidden(state, seat,
+pick)`` with a fixed ``pick`` (always the first choice), so any fact hidden from the seat (the other side's
+sealed bid or army list) is replaced by the same stand-in whatever it really is: the bot cannot read it, and
+the same observation always gets the same answer. Its mixed bids are drawn with a generator seeded by a
+digest of its own observation.
+
+How it decides, by phase:
+
+* muster, terrain, Seats: ``field.py`` (a legal army from the budget, features out of its way, the Seat in
+  the corner of its own edge);
+* terrain bid and turn bid: ``bids.py`` solves the bid as a zero-sum matrix game by regret matching, the
+  payoff of each pair of bids being a cheap evaluation of the outcome (the CP each side gets, used up to
+  what its units can spend; going first worth the best strike either side could make now; a tie worth the
+  rebid game with both limits lowered, FA-GT-04);
+* activation: a look-ahead over the engine's own ``apply``: each unit it may activate or deploy is tried,
+  its activation planned a few actions deep (stratagem toggles, a move, an engage, a shot, a spell, Steady)
+  by a beam search scored by ``evaluation.evaluate``; the opponent's interruptions (Counterattack, Hero of
+  the Day, Dispel) are answered in the look-ahead by whichever is worst for the bot; the best activation is
+  taken, or ``Pass`` if none is worth its CP. The plan is kept and followed while the game goes as planned;
+* interruption: each answer (the stratagem or Decline) is applied on a copy and the better kept:
+  Counterattack when it pays, Hero of the Day when it saves the General.
+
+All search budgets count ``apply`` calls, not seconds, so the bot's choices never depend on the machine's
+speed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from iwgt.core.errors import GameError
+from iwgt.core.protocol import Seat
+from iwgt.games.anvil.actions import (
+    Action,
+    Activate,
+    Bid,
+    Cast,
+    Decline,
+    Deploy,
+    EndActivation,
+    Engage,
+    Move,
+    Pass,
+    Shoot,
+    Stratagem,
+    TerrainBid,
+)
+from iwgt.games.anvil.bot import bids
+from iwgt.games.anvil.bot.evaluation import (
+    THREAT_ACTING,
+    evaluate,
+    gap,
+    harm_value,
+    target_of,
+    threats,
+    tray_of,
+)
+from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
+from iwgt.games.anvil.rules import rules
+from iwgt.games.anvil.state import AnvilState, Unit
+
+ROOT_BUDGET = 260
+"""The most ``apply`` calls one decision may make (about 1-2 ms each on the battle scenario)."""
+BEAM = 4
+"""States kept at each depth of an activation's beam search."""
+DEPTH = 3
+"""Actions planned ahead within one activation after the first (a stratagem, a move, an engage...)."""
+MOVES = 5
+"""Move destinations tried at each step (the best by a quick score, out of those the engine offers)."""
+DEPLOYS = 3
+"""Entry points tried for each unit still to deploy."""
+FINALISTS = 4
+"""First actions whose activation is planned in full (the others are scored one step deep)."""
+CP_USE_ON_TABLE = 3
+"""CP a unit on the table can usefully spend in a turn (an activation and a stratagem)."""
+SPARE_CP = 0.25
+"""What a CP beyond those a side can usefully spend is still worth (another activation may find a use)."""
+CP_VALUE = 0.3
+"""A CP's worth in the bid game, in the evaluation's points (about what one activation gains)."""
+FIRST_BASE = 0.1
+"""What going first is worth when no strike is possible either way (the tempo alone)."""
+PLACE_FIRST = 0.05
+"""What placing the first terrain feature is worth in the terrain bid."""
+
+
+def seeded_unit(data: Any) -> float:
+    """A number in [0, 1) from a digest of ``data`` (our observation): the same view, the same draw."""
+    raw = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    digest = hashlib.sha256(raw).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+@dataclass(slots=True)
+class Plan:
+    """The rest of an activation as planned: the state it was planned from and the actions still to take."""
+
+    state: AnvilState
+    actions: list[Action] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Node:
+    """A state reached in the look-ahead, its score, and the actions that led there from the root."""
+
+    value: float
+    state: AnvilState
+    path: tuple[Action, ...]
+
+
+class AnvilBot:
+    """The built-in bot (see the module's description); one object may play both seats."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.plans: dict[int, Plan] = {}
+        self.applies = 0
+
+    # ------------------------------------------------------------------ the entry point
+
+    def choose(self, state: AnvilState, seat: Seat) -> Action:
+        """The bot's action for the seat now (``apply`` accepts it)."""
+        view: AnvilState = self.game.resample_hidden(state, seat, lambda n: 0)
+        legal: Sequence[Action] = self.game.legal_actions(view, seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        self.applies = 0
+        phase = view.phase
+        if phase == "muster":
+            return self._checked(view, choose_army(view, legal), legal)
+        if phase == "terrain_bid":
+            return self._terrain_bid(view, seat, legal)
+        if phase == "terrain":
+            return choose_feature(view, seat, legal)
+        if phase == "seats":
+            return choose_seat(view, seat, legal)
+        if phase == "bid":
+            return self._turn_bid(view, seat, legal)
+        if phase == "interrupt":
+            return self._interrupt(view, seat, legal)
+        if phase == "activation":
+            return self._activation(view, seat, legal)
+        return legal[0]
+
+    def _checked(self, state: AnvilState, action: Action, legal: Sequence[Action]) -> Action:
+        """The action if ``apply`` takes it, else the first legal one."""
+        try:
+            self.game.apply(state, action)
+        except GameError:
+            return legal[0]
+        return action
+
+    # ------------------------------------------------------------------ sealed bids
+
+    def _draw(self, state: AnvilState, seat: int, strategy: Sequence[float]) -> int:
+        """An index drawn from a mixed strategy, seeded by our own observation."""
+        u = seeded_unit([seat, state.phase, state.turn, self.game.observe(state, seat)])
+        return bids.draw(bids.tidy(strategy), u)
+
+    def _terrain_bid(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
+        """The terrain bid (FA-FB-01..05): extra CP for 4 or 5 features, and placing first, as a game."""
+        amounts = sorted({a.amount for a in legal if isinstance(a, TerrainBid)})
+        if not amounts:
+            return legal[0]
+        c = rules().constants
+        top = max(amounts)
+
+        def value(ours: int, theirs: int) -> float:
+            placed_first = ours > theirs or (ours == theirs and seat == 0)
+            return CP_VALUE * (c.extra_for(ours) - c.extra_for(theirs)) + (
+                PLACE_FIRST if placed_first else -PLACE_FIRST
+            )
+
+        _, solution = bids.terrain_bid_game(top, value)
+        pick = self._draw(state, seat, solution.rows)
+        return TerrainBid(pick) if pick in amounts else TerrainBid(top)
+
+    def _turn_bid(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
+        """The turn bid (FA-GT-01..05): CP against going first, ties as the rebid game, solved."""
+        amounts = sorted({a.amount for a in legal if isinstance(a, Bid)})
+        if not amounts:
+            return legal[0]
+        enemy = 1 - seat
+        mine_cap = self._useful_cp(state, seat)
+        theirs_cap = self._useful_cp(state, enemy)
+        strike_me = THREAT_ACTING * threats(state, seat, 10)
+        strike_them = THREAT_ACTING * threats(state, enemy, 10)
+        first = FIRST_BASE + (strike_me + strike_them) / 2
+
+        def use(cp: int, cap: int) -> float:
+            return min(cp, cap) + SPARE_CP * max(0, cp - cap)
+
+        def outcome(ours: int, theirs: int) -> float:
+            return CP_VALUE * (use(ours, mine_cap) - use(theirs, theirs_cap)) + (
+                first if ours < theirs else -first
+            )
+
+        my_limit = max(amounts)
+        their_limit = state.limits[enemy]
+        _, solution = bids.turn_bid_game(my_limit, their_limit, outcome)
+        pick = self._draw(state, seat, solution.rows)
+        return Bid(pick) if pick in amounts else Bid(my_limit)
+
+    def _useful_cp(self, state: AnvilState, seat: int) -> int:
+        """The CP a side's units could usefully spend this turn: deployments at their price, CP_USE_ON_TABLE
+        for each unit on the table (the Seat of Power never acts)."""
+        from iwgt.games.anvil.army import deploy_cost
+
+        total = 0
+        for u in state.units:
+            if u.seat != seat or u.destroyed or u.is_seat:
+                continue
+            total += deploy_cost(u) if u.tray is None else CP_USE_ON_TABLE
+        return max(total, 1)
+
+    # ------------------------------------------------------------------ interruptions
+
+    def _interrupt(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
+        """Each answer applied on a copy, the better kept (Decline first on equal scores)."""
+        ordered = sorted(legal, key=lambda a: 0 if isinstance(a, Decline) else 1)
+        best: tuple[float, Action] | None = None
+        for action in ordered:
+            after = self._step(state, seat, action)
+            if after is None:
+                continue
+            value = evaluate(after, seat)
+            if best is None or value > best[0] + 1e-9:
+                best = (value, action)
+        return best[1] if best is not None else legal[0]
+
+    # ------------------------------------------------------------------ the look-ahead machinery
+
+    def _apply(self, state: AnvilState, action: Action) -> AnvilState | None:
+        """The state after ``action`` (None if the engine refuses it), counted against the budget."""
+        self.applies += 1
+        try:
+            after, _ = self.game.apply(state, action)
+        except GameError:
+            return None
+        result: AnvilState = after
+        return result
+
+    def _step(self, state: AnvilState, seat: int, action: Action, depth: int = 2) -> AnvilState | None:
+        """``action`` applied, then any interruption the OTHER seat is asked answered as worst for us (and
+        any of ours as best), ``depth`` answers deep."""
+        after = self._apply(state, action)
+        if after is None:
+            return None
+        return self._settle(after, seat, depth)
+
+    def _settle(self, state: AnvilState, seat: int, depth: int) -> AnvilState:
+        """Resolve pending interruption prompts by the answer worst for us (theirs) or best (ours)."""
+        if state.phase != "interrupt" or depth <= 0:
+            return state
+        asked = self.game.to_move(state)
+        if asked is None:
+            return state
+        options = self.game.legal_actions(state, asked)
+        best: tuple[float, AnvilState] | None = None
+        for a in options:
+            after = self._apply(state, a)
+            if after is None:
+                continue
+            after = self._settle(after, seat, depth - 1)
+            v = evaluate(after, seat)
+            v = v if asked == seat else -v
+            if best is None or v > best[0] + 1e-9:
+                best = (v, after)
+        return state if best is None else best[1]
+
+    # ------------------------------------------------------------------ activations
+
+    def _mine(self, state: AnvilState, seat: int) -> bool:
+        """Whether our activation is still going on (so more actions may be planned in it)."""
+        act = state.activation
+        return state.phase == "activation" and act is not None and act.seat == seat
+
+    def _activation(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
+        """Follow the plan if the game went as planned; else plan afresh."""
+        plan = self.plans.get(seat)
+        if plan is not None and plan.state == state and plan.actions:
+            action = plan.actions.pop(0)
+            after = self._step(state, seat, action)
+            if after is not None:
+                plan.state = after
+                return action
+        self.plans.pop(seat, None)
+        if state.activation is None:
+            path = self._choose_activation(state, seat, legal)
+        else:
+            path = self._continue(state, seat, legal)
+        action = path[0]
+        after = self._step(state, seat, action)
+        if after is not None and len(path) > 1:
+            self.plans[seat] = Plan(after, list(path[1:]))
+        return action
+
+    def _continue(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> tuple[Action, ...]:
+        """The rest of an activation already begun (after a replan): its best continuation."""
+        node = self._beam(Node(evaluate(state, seat), state, ()), seat, ROOT_BUDGET)
+        if node.path:
+            return node.path
+        end = next((a for a in legal if isinstance(a, EndActivation)), None)
+        return (end if end is not None else legal[0],)
+
+    def _choose_activation(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> tuple[Action, ...]:
+        """The unit to activate or deploy and its planned activation, or Pass."""
+        scored: list[tuple[Node, Node]] = []  # (one step deeper, the first action's own node)
+        for a in self._first_actions(state, seat, legal):
+            after = self._step(state, seat, a)
+            if after is None:
+                continue
+            first = Node(evaluate(after, seat), after, (a,))
+            # One step deeper at once: a unit is worth what it can do, not where it stands.
+            scored.append((self._beam(first, seat, self.applies + 2 * MOVES + 4, depth=1), first))
+        scored.sort(key=lambda pair: -pair[0].value)
+        best: Node | None = scored[0][0] if scored else None
+        finalists = scored[:FINALISTS]
+        for i, (_, first) in enumerate(finalists):
+            share = max(ROOT_BUDGET - self.applies, 0) // (len(finalists) - i)
+            deep = self._beam(first, seat, self.applies + share)
+            if best is None or deep.value > best.value + 1e-9:
+                best = deep
+        pass_action = next((a for a in legal if isinstance(a, Pass)), None)
+        if pass_action is not None:
+            after = self._step(state, seat, pass_action)
+            if after is not None and (best is None or evaluate(after, seat) >= best.value - 1e-9):
+                return (pass_action,)
+        if best is None:
+            return (pass_action if pass_action is not None else legal[0],)
+        return best.path
+
+    def _beam(self, root: Node, seat: int, limit: int, depth: int = DEPTH) -> Node:
+        """The best node a beam search reaches within our activation, ``depth`` actions beyond ``root``."""
+        best = root
+        frontier = [root]
+        for _ in range(depth):
+            children: list[Node] = []
+            for node in frontier:
+                if not self._mine(node.state, seat):
+                    continue
+                for a in self._candidates(node.state, seat):
+                    if self.applies >= limit:
+                        break
+                    after = self._step(node.state, seat, a)
+                    if after is None:
+                        continue
+                    children.append(Node(evaluate(after, seat), after, (*node.path, a)))
+            if not children:
+                break
+            children.sort(key=lambda n: -n.value)
+            frontier = children[:BEAM]
+            if frontier[0].value > best.value + 1e-9:
+                best = frontier[0]
+            if self.applies >= limit:
+                break
+        return best
+
+    # ------------------------------------------------------------------ candidate actions
+
+    def _first_actions(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """Each unit we may activate, and a few entry points for each unit we may deploy."""
+        out: list[Action] = [a for a in legal if isinstance(a, Activate)]
+        deploys: dict[int, list[Deploy]] = {}
+        for a in legal:
+            if isinstance(a, Deploy):
+                deploys.setdefault(a.unit, []).append(a)
+        for uid, options in deploys.items():
+            out.extend(self._entries(state, seat, state.unit(uid), options))
+        return out
+
+    def _entries(self, state: AnvilState, seat: int, unit: Unit, options: list[Deploy]) -> list[Deploy]:
+        """A few entry points for a unit: nearest the enemy target, nearest the best prey, and the middle."""
+        if len(options) <= DEPLOYS:
+            return options
+        width = state.scenario.spec.width
+        goals: list[float] = [width / 2]
+        target = target_of(state, seat)
+        if target is not None:
+            goals.insert(0, tray_of(target).centre[0])
+        prey = self._prey(state, seat, unit)
+        if prey is not None:
+            goals.insert(0, tray_of(prey).centre[0])
+        chosen: list[Deploy] = []
+        own = [a for a in options if a.edge == "own" and a.x is not None]
+        pool = own or options
+        for gx in goals:
+            pick = min(pool, key=lambda a: abs((a.x if a.x is not None else (a.y or 0.0)) - gx))
+            if pick not in chosen:
+                chosen.append(pick)
+        others = [a for a in options if a not in chosen and a.edge != "own"]
+        chosen.extend(others[: max(0, DEPLOYS - len(chosen))])
+        return chosen[:DEPLOYS] if len(chosen) > DEPLOYS else chosen
+
+    def _prey(self, state: AnvilState, seat: int, unit: Unit) -> Unit | None:
+        """The enemy on the table this unit would harm most by the matrix (front), if any."""
+        from iwgt.games.anvil.bot.evaluation import cell_damage
+
+        best: tuple[float, Unit] | None = None
+        for e in state.units:
+            if e.seat == seat or not e.on_table:
+                continue
+            dmg = cell_damage(unit.type, e.type, "flank") or 0
+            v = harm_value(state, e, dmg)
+            if best is None or v > best[0]:
+                best = (v, e)
+        return None if best is None else best[1]
+
+    def _candidates(self, state: AnvilState, seat: int) -> list[Action]:
+        """The actions worth trying next in our activation: every non-move action, and the best moves."""
+        legal: Sequence[Action] = self.game.legal_actions(state, seat)
+        moves = [a for a in legal if isinstance(a, Move)]
+        others = [a for a in legal if not isinstance(a, Move | EndActivation | Pass)]
+        enemies_near = self._enemies_near(state, seat)
+        kept: list[Action] = []
+        for a in others:
+            if isinstance(a, Stratagem) and a.key == "march" and enemies_near:
+                continue  # March forbids the engage that a nearby enemy invites
+            if isinstance(a, Cast) and a.spell == "summon_subjects" and len(kept) > 12:
+                continue
+            kept.append(a)
+        kept.sort(key=self._priority)
+        return kept + self._best_moves(state, seat, moves)
+
+    def _priority(self, a: Action) -> int:
+        """Engages and shots first (a beam cut keeps them), then spells, then the rest."""
+        if isinstance(a, Engage | Shoot):
+            return 0
+        if isinstance(a, Cast):
+            return 1
+        if isinstance(a, Stratagem):
+            return 2
+        return 3
+
+    def _enemies_near(self, state: AnvilState, seat: int) -> bool:
+        """Whether an enemy stands within charge reach of the active unit."""
+        u = state.active
+        if u is None or u.tray is None:
+            return False
+        reach = rules().units[u.type].move + 8.0  # type: ignore[index]
+        return any(gap(u.tray, tray_of(e)) <= reach for e in state.enemies(seat))
+
+    def _best_moves(self, state: AnvilState, seat: int, moves: list[Move]) -> list[Action]:
+        """The ``MOVES`` moves whose end scores best, scored without ``apply`` (the tray set down there)."""
+        if len(moves) <= MOVES:
+            return list(moves)
+        from dataclasses import replace
+
+        u = state.active
+        if u is None or u.tray is None:
+            return list(moves[:MOVES])
+        scored: list[tuple[float, int, Move]] = []
+        for i, m in enumerate(moves):
+            end = m.path[-1]
+            moved = replace(u, tray=u.tray.moved(end, m.facing))
+            scored.append((evaluate(state.with_unit(moved), seat), i, m))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [m for _, _, m in scored[:MOVES]]
+
+
+__all__ = ["AnvilBot"]
