@@ -2,9 +2,11 @@
 // stand anywhere on a free table. It draws what the game's screen hands it, as data: the table and its
 // terrain (areas, raised ground with a crest, linear obstacles, zones), markers, pieces on round bases (a
 // letter, pips above and below, a corner mark), units on rectangular trays with a facing and several models
-// each, rings and a reach outline round a picked piece, points to tap, links between pieces, and the lights the
-// server sends (spots: `at` + `radius`; areas: `area`, a polygon in inches). It computes no rule: it reports
-// taps (a piece, or a point in inches) and drags of a piece to its owner.
+// each (round models, or miniatures as equal cells across the tray's front), rings and a reach outline round a
+// picked piece, points to tap, links between pieces, arrows (a piece's path, a push from where to where),
+// ghost trays (where a tray would stand: a planned move, a contact, a landing), and the lights the server sends
+// (spots: `at` + `radius`; areas: `area`, a polygon in inches). It computes no rule: it reports taps (a piece,
+// or a point in inches) and drags of a piece to its owner.
 //
 // Kept readable however crowded or small: a ring's label is placed on its ring where no piece, marker, point
 // or other label is, on a dark plate, above the pieces; a piece's pips stay inside its own base (a row over
@@ -21,6 +23,7 @@ const TEXT_MIN_PX = 10; // the smallest a board's word may be on the screen (CSS
 const LABEL_PAD = 4; // room round a ring label's words on its plate (SVG units)
 const LABEL_STEP_DEGREES = 10; // how far along its ring a label is tried again when its place is taken
 const POINT_R = 7; // a point to tap (SVG units)
+const ARROW_HEAD = 16; // an arrow's head, tip to back (SVG units)
 
 const fmt = (v) => (Math.round(v * 100) / 100).toString();
 
@@ -90,11 +93,14 @@ export class InchBoard {
     this.gRings = s("g", { class: "layer-rings", "aria-hidden": "true", "clip-path": `url(#${clipId})` });
     this.gLights = s("g", { class: "layer-lights", "aria-hidden": "true" });
     this.gMarks = s("g", { class: "layer-marks", "aria-hidden": "true" });
+    this.gGhosts = s("g", { class: "layer-ghosts", "aria-hidden": "true", "pointer-events": "none" });
+    this.gArrows = s("g", { class: "layer-arrows", "aria-hidden": "true", "pointer-events": "none" });
     this.gThings = s("g", { class: "layer-things" });
     this.gPieces = s("g", { class: "layer-pieces" });
     // Ring labels go over everything else (on their plates), placed where nothing is.
     this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true", "pointer-events": "none" });
-    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces, this.gLabels);
+    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gGhosts, this.gThings, this.gPieces,
+      this.gArrows, this.gLabels);
     host.append(this.svg);
     this.labels = []; // the rings whose labels are drawn, kept to lay them out again when the board is resized
     this.textScale = 0; // the screen scale the labels were last laid out for
@@ -202,7 +208,9 @@ export class InchBoard {
    *   data?, testid?, above?: [{cls, testid?}], below?: [{cls, testid?}], corner?: {cls, testid?}}`
    * @param {object[]} [p.trays] units on rectangular trays: `{id, at (the tray's centre), width, depth, facing
    *   (degrees counter-clockwise from the table's +x axis: 90 faces up the table), colour, models (a count, or
-   *   points in the tray's frame), files?, modelRadius?, letter?, name?, title?, classes?, data?, testid?}`
+   *   points in the tray's frame), files?, modelRadius?, cells? (instead of models: that many miniatures as equal
+   *   cells across the front, each the tray's whole depth), badge? ({text, cls?}: a small plate at the tray's
+   *   rear right, e.g. its hit points), letter?, name?, title?, classes?, data?, testid?}`
    * @param {object[]} [p.things] markers: `{id, at, radius?, shape: "disc"|"box", colour?, text?, title?, classes?, testid?}`
    * @param {Set<number>} [p.pickable] pieces and trays this screen may pick
    * @param {number|null} [p.selected] the picked one
@@ -210,8 +218,12 @@ export class InchBoard {
    * @param {number[][]} [p.reach] the outline of a picked piece's reach
    * @param {object[]} [p.points] marks to tap: `{at, kind}`
    * @param {number[][][]} [p.links] pairs of points joined by a line (pieces locked in combat)
+   * @param {object[]} [p.arrows] `{from, to, kind, label?, testid?}`: an arrow from a point to a point (class
+   *   `ib-arrow kind-<kind>`; a `via` list of points makes it a path)
+   * @param {object[]} [p.ghosts] `{at, width, depth, facing, kind, label?, testid?}`: where a tray would stand,
+   *   drawn as an outline with its front marked (class `ib-ghost kind-<kind>`), never tapped
    */
-  render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links }) {
+  render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links, arrows, ghosts }) {
     const pre = this.prefix;
     const pick = pickable || new Set();
     this.gRings.replaceChildren();
@@ -233,6 +245,8 @@ export class InchBoard {
     for (const [a, b] of links || []) {
       this.gMarks.append(s("line", { x1: this.sx(a[0]), y1: this.sy(a[1]), x2: this.sx(b[0]), y2: this.sy(b[1]), class: "ib-link" }));
     }
+    this.renderGhosts(ghosts || []);
+    this.renderArrows(arrows || []);
     this.renderThings(things || []);
     const lifted = this.drag && this.drag.moving ? this.drag.id : null;
     this.gPieces.replaceChildren();
@@ -387,6 +401,50 @@ export class InchBoard {
     }
   }
 
+  /** Where trays would stand: outlines with their front edge, under the pieces. */
+  renderGhosts(ghosts) {
+    this.gGhosts.replaceChildren();
+    ghosts.forEach((t, i) => {
+      const w = (Number(t.width) || 1) * PX;
+      const d = (Number(t.depth) || 1) * PX;
+      const facing = Number(t.facing ?? 90);
+      this.gGhosts.append(s("g", { class: ["ib-ghost", `kind-${t.kind || "plan"}`], testid: t.testid || `${this.prefix}ghost-${i}`,
+        "data-at": `${t.at[0]},${t.at[1]}`, "data-facing": String(facing),
+        transform: `translate(${this.sx(t.at[0]).toFixed(1)} ${this.sy(t.at[1]).toFixed(1)}) rotate(${fmt(90 - facing)})` },
+      s("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: 3, class: "ib-ghost-base" }),
+      s("line", { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: "ib-ghost-front" }),
+      t.label ? s("text", { y: 5, class: "ib-ghost-label", transform: `rotate(${fmt(facing - 90)})` }, t.label) : null));
+    });
+  }
+
+  /** Arrows from a point to a point (through `via`), over the pieces: a path to follow, a push. */
+  renderArrows(arrows) {
+    this.gArrows.replaceChildren();
+    arrows.forEach((a, i) => {
+      const pts = [a.from, ...(a.via || []), a.to];
+      const kind = `kind-${a.kind || "path"}`;
+      // The head: a triangle at the end, along the last leg (none for a leg too short to have a direction).
+      const [px, py] = pts[pts.length - 2];
+      const tx = this.sx(a.to[0]);
+      const ty = this.sy(a.to[1]);
+      const dx = tx - this.sx(px);
+      const dy = ty - this.sy(py);
+      const len = Math.hypot(dx, dy);
+      let head = null;
+      if (len > 1) {
+        const ux = dx / len;
+        const uy = dy / len;
+        const back = [tx - ux * ARROW_HEAD, ty - uy * ARROW_HEAD];
+        const wing = ARROW_HEAD * 0.55;
+        head = s("polygon", { class: ["ib-arrow-head", kind], points: [[tx, ty], [back[0] - uy * wing, back[1] + ux * wing],
+          [back[0] + uy * wing, back[1] - ux * wing]].map((q) => `${q[0].toFixed(1)},${q[1].toFixed(1)}`).join(" ") });
+      }
+      this.gArrows.append(s("g", { class: ["ib-arrow", kind], testid: a.testid || `${this.prefix}arrow-${i}`,
+        "data-from": `${a.from[0]},${a.from[1]}`, "data-to": `${a.to[0]},${a.to[1]}` },
+      a.label ? s("title", {}, a.label) : null, s("polyline", { points: this.pts(pts), class: "ib-arrow-line" }), head));
+    });
+  }
+
   renderThings(things) {
     this.gThings.replaceChildren();
     for (const t of things) {
@@ -462,9 +520,26 @@ export class InchBoard {
     g.append(s("title", {}, t.title ? `${t.name || ""} (${t.title})` : t.name || ""),
       s("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: 3, class: "ib-tray-base", style: { fill: t.colour || "#888888" } }),
       s("line", { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: "ib-tray-front" }));
+    const own = t.testid || `${this.prefix}piece-${t.id}`;
     models.forEach(([mx, my], i) => g.append(s("circle", { cx: mx * PX, cy: -my * PX, r: mr, class: "ib-model",
-      testid: `${t.testid || `${this.prefix}piece-${t.id}`}-model-${i}` })));
+      testid: `${own}-model-${i}` })));
+    // Miniatures as cells: equal shares of the front, each as deep as the tray (a unit's whole frontage).
+    const cells = Math.max(0, Math.round(Number(t.cells) || 0));
+    if (cells) {
+      g.dataset.cells = String(cells);
+      const cw = w / cells;
+      for (let i = 0; i < cells; i++) {
+        g.append(s("rect", { x: -w / 2 + i * cw + 2, y: -d / 2 + 2, width: Math.max(1, cw - 4), height: Math.max(1, d - 4), rx: 2,
+          class: "ib-cell", testid: `${own}-cell-${i}` }));
+      }
+    }
     if (t.letter) g.append(s("text", { y: 5, class: "ib-letter ib-tray-letter", transform: `rotate(${fmt(facing - 90)})` }, t.letter));
+    if (t.badge && t.badge.text !== undefined && t.badge.text !== null) {
+      // A small plate at the rear right corner, upright whatever the facing.
+      g.append(s("g", { class: ["ib-badge", t.badge.cls], testid: `${own}-badge`,
+        transform: `translate(${(w / 2 - 2).toFixed(1)} ${(d / 2 - 2).toFixed(1)}) rotate(${fmt(facing - 90)})` },
+      s("circle", { r: 11 }), s("text", { y: 4.5 }, String(t.badge.text))));
+    }
     return g;
   }
 

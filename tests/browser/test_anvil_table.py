@@ -1,0 +1,382 @@
+"""Forged upon an Anvil at the table, in the browser as a player sees it (issue 13, section 6).
+
+- The shared inch board draws a unit's tray as a rectangle turned to its facing, its front edge marked and its
+  miniatures as equal cells across the front; a planned position as a ghost tray; a bounce back as an arrow
+  from where to where; and a Valhalla-style round base is drawn as before.
+- A person plays the ``skirmish`` scenario against the bot through the screen alone: the army builder (the
+  running DCP, a limit broken and the table's refusal naming its rule, then a legal army), the sealed terrain
+  bid, the terrain features, the Seat of Power, the turn bids, deployments, moves, an engage with its exact
+  outcome before Confirm, to the game's end or a bounded number of turns.
+- On a shared touchscreen holding both seats the screen covers itself between the sealed bids: the first
+  bid is never in the second player's view nor on the screen behind the cover.
+
+Screenshots: build/screenshots/anvil_*.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from .conftest import Server, shot
+from .kit import WAIT_MS, open_link, tid, version, wait_version
+
+
+def _registered() -> bool:
+    try:
+        from iwgt.core.registry import game_names
+
+        return "anvil" in game_names()
+    except Exception:  # noqa: BLE001  (any failure to load the registry means: not playable here)
+        return False
+
+
+REGISTERED = _registered()
+needs_game = pytest.mark.skipif(not REGISTERED, reason="the anvil game is not registered yet (its plug-in lands it)")
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+TABLET: ViewportSize = {"width": 1024, "height": 768}
+DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
+MAX_TURNS = 3
+"""The browser game stops after this many turns if nobody has won (a whole game is the headless tests' job)."""
+MAX_STEPS = 400
+"""A bound on the person's acts in the browser game (each one a wait for the server's answer)."""
+
+expect.set_options(timeout=WAIT_MS)
+
+
+# -- 1. the shared inch board: trays with a facing, cells, ghosts and arrows ---------------------------------
+
+BOARD_JS = """async () => {
+  const ib = await import('/static/inchboard.js');
+  document.body.innerHTML = '<div id="ib" style="width:800px;height:800px;display:flex"></div>';
+  window.taps = [];
+  const board = new ib.InchBoard(document.getElementById('ib'), {
+    onPiece: (id) => taps.push(['piece', id]), onPoint: (p) => taps.push(['point', p]), onDrop: () => {} });
+  board.setTable({ width: 24, height: 24 });
+  board.render({
+    trays: [{ id: 1, at: [6, 6], width: 3, depth: 1.5, facing: 90, cells: 3, colour: '#2563eb', letter: 'T',
+              badge: { text: 4 } },
+            { id: 2, at: [18, 18], width: 3, depth: 1.5, facing: 180, cells: 3, colour: '#b91c1c' }],
+    pieces: [{ id: 3, at: [12, 20], radius: 0.5, colour: '#888', letter: 'H' }],
+    ghosts: [{ at: [6, 12], width: 3, depth: 1.5, facing: 135, kind: 'plan', testid: 'g-plan' }],
+    arrows: [{ from: [18, 18], to: [21, 18], kind: 'bounce', testid: 'a-bounce' }],
+    pickable: new Set([1]),
+  });
+  window.board = board;
+}"""
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def test_the_inch_board_draws_trays_with_cells_ghosts_and_arrows(server: Server, browser: Browser) -> None:
+    page = open_link(browser, server.base, "/", {"width": 1000, "height": 1000})
+    try:
+        page.wait_for_selector('[data-testid="game-cards"]')
+        page.evaluate(BOARD_JS)
+        px = _box(page, '[data-testid="ib-felt"]')["width"] / 24  # screen pixels per inch
+        # Tray 1 faces up the table (90): three cells abreast, each a third of the 3" front (1"), the whole
+        # 1.5" depth (less the drawing's small margins: within 2 pixels).
+        tray = tid(page, "ib-piece-1")
+        assert tray.get_attribute("data-cells") == "3"
+        cells = [_box(page, f'[data-testid="ib-piece-1-cell-{i}"]') for i in range(3)]
+        base1 = _box(page, '[data-testid="ib-piece-1"] .ib-tray-base')
+        for c in cells:
+            assert 0.85 * px < c["width"] <= 1.0 * px and c["width"] == pytest.approx(cells[0]["width"], abs=0.5)
+            assert 0.85 * 1.5 * px < c["height"] <= 1.5 * px
+        span = cells[2]["x"] + cells[2]["width"] - cells[0]["x"]
+        assert span == pytest.approx(base1["width"], abs=6)  # the cells fill the whole front
+        assert cells[0]["x"] < cells[1]["x"] < cells[2]["x"]  # across the front, left to right
+        # Its front edge is the top edge on the screen (facing up the table).
+        front = _box(page, '[data-testid="ib-piece-1"] .ib-tray-front')
+        base = _box(page, '[data-testid="ib-piece-1"] .ib-tray-base')
+        assert front["y"] + front["height"] / 2 == pytest.approx(base["y"], abs=4)
+        # Tray 2 faces 180 on the board (the -x way): its front is its left edge.
+        front2 = _box(page, '[data-testid="ib-piece-2"] .ib-tray-front')
+        base2 = _box(page, '[data-testid="ib-piece-2"] .ib-tray-base')
+        assert front2["x"] + front2["width"] / 2 == pytest.approx(base2["x"], abs=4)
+        assert base2["height"] == pytest.approx(3 * px, abs=6)  # turned: its 3" frontage runs up the screen
+        # The HP plate, the ghost (turned 135) and the bounce arrow from (18, 18) to (21, 18).
+        expect(tid(page, "ib-piece-1-badge")).to_have_text("4")
+        assert tid(page, "g-plan").get_attribute("data-facing") == "135"
+        arrow = tid(page, "a-bounce")
+        assert arrow.get_attribute("data-from") == "18,18" and arrow.get_attribute("data-to") == "21,18"
+        head = _box(page, '[data-testid="a-bounce"] .ib-arrow-head')
+        felt = _box(page, '[data-testid="ib-felt"]')
+        assert head["x"] + head["width"] == pytest.approx(felt["x"] + 21 * px, abs=3)  # the tip at x = 21"
+        # A round base still draws as before, and a tap on the tray reports it.
+        assert page.locator('[data-testid="ib-piece-3"] circle.ib-base').count() == 1
+        tray.click()
+        assert page.evaluate("taps") == [["piece", 1]]
+        shot(page, "anvil_board_trays")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+# -- helpers for a game in the browser -----------------------------------------------------------------------
+
+
+def view(page: Page) -> dict[str, Any]:
+    """The view the page shows."""
+    v: dict[str, Any] = page.evaluate("() => window.iwgtTable.view")
+    return v
+
+
+def wait_settled(page: Page) -> None:
+    """Wait until the page shows a playing view in which a seat of this screen is to act, or the game is over."""
+    page.wait_for_function(
+        """() => { const t = window.iwgtTable; if (!t || !t.view) return false;
+                   if (t.view.status !== 'playing') return true;
+                   if (document.querySelector('[data-testid="pass-screen"]')) return true;
+                   return t.view.to_move === t.view.seat && t.mySeats().includes(t.view.seat); }""",
+        timeout=WAIT_MS * 4,
+    )
+
+
+def new_table(server: Server, seats: list[str], seed: int = 1) -> dict[str, Any]:
+    body = {"game": "anvil", "scenario": "skirmish", "seats": seats, "mode": "shared", "seed": seed}
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def tap_table(page: Page, at: tuple[float, float]) -> None:
+    """Tap the table at a point in inches (through the board's own mapping)."""
+    xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", list(at))
+    page.mouse.click(xy[0], xy[1])
+
+
+def act_and_wait(page: Page, testid: str) -> None:
+    """Tap a button that sends an act, and wait for the next view."""
+    before = version(page)
+    tid(page, testid).click()
+    wait_version(page, before + 1)
+
+
+LEGAL_ARMY = [("hero", 0), ("wizard", 0), ("knight", 0), ("troop", 0), ("troop", 0), ("troop", 0), ("troop", 0), ("troop", 0)]
+"""12 DCP: Hero 3 (25%), Wizard 2 (17%), Knight 2 (17%), five Troops 5 (42%): within every limit (FA-UD)."""
+
+
+def build_army(page: Page) -> None:
+    """Build an army in the builder: first a Hero-heavy list that breaks FA-UD-02 (the table's refusal is shown),
+    then the legal one above, the Hero its General."""
+    for _ in range(4):
+        tid(page, "fa-add-hero").click()
+    expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
+    expect(tid(page, "fa-limit-hero")).to_have_attribute("data-ok", "false")  # 12 of 12 DCP: 100% > 30%
+    expect(tid(page, "fa-army-reason")).to_contain_text("FA-UD-02")
+    shot(page, "anvil_01_army_refused")
+    for _ in range(4):
+        tid(page, "fa-remove-0").click()
+    for unit_type, _n in LEGAL_ARMY:
+        tid(page, f"fa-add-{unit_type}").click()
+    expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
+    for t in ("hero", "wizard", "knight", "troop"):
+        expect(tid(page, f"fa-limit-{t}")).to_have_attribute("data-ok", "true")
+    tid(page, "fa-general-0").check()
+    expect(tid(page, "fa-army-reason")).to_have_count(0)
+    shot(page, "anvil_02_army_built")
+    act_and_wait(page, "fa-army-submit")
+
+
+def place_features(page: Page, seat: int) -> None:
+    """Place this seat's terrain feature: a Wood that halves and blocks, tried at a few points until one is
+    legal (the table refuses a place within 6" of another feature, with its reason)."""
+    v = view(page)
+    width = v["observation"]["table"]["width"]
+    height = v["observation"]["table"]["height"]
+    spots = [(width / 4, height / 2), (3 * width / 4, height / 2), (width / 2, height / 2), (width / 4, height / 4),
+             (3 * width / 4, 3 * height / 4), (width / 2, height / 4), (width / 2, 3 * height / 4)]
+    tid(page, "fa-des-blocks").check()
+    for at in spots:
+        tap_table(page, at)
+        page.wait_for_function(
+            "() => { const s = window.iwgtTable.game; return s.check !== null; }", timeout=WAIT_MS
+        )
+        if page.evaluate("() => window.iwgtTable.game.check.legal"):
+            act_and_wait(page, "fa-place")
+            return
+    if tid(page, "fa-skip").count():
+        act_and_wait(page, "fa-skip")
+        return
+    raise AssertionError(f"no legal place for seat {seat}'s feature among {spots}")
+
+
+def bid(page: Page, amount: int) -> None:
+    tid(page, f"fa-bid-{amount}").click()
+    expect(tid(page, "fa-bid-submit")).to_have_text(f"Bid {amount} CP")
+    act_and_wait(page, "fa-bid-submit")
+
+
+def nearest_enemy(v: dict[str, Any], unit: dict[str, Any]) -> dict[str, Any] | None:
+    me = unit["tray"]["centre"]
+    enemies = [u for u in v["observation"]["units"] if u["seat"] != v["seat"] and not u.get("destroyed") and u.get("tray")]
+    if not enemies:
+        return None
+    return min(enemies, key=lambda u: math.dist(me, u["tray"]["centre"]))
+
+
+# -- 2. a whole small game against the bot ---------------------------------------------------------------
+
+
+@pytest.fixture
+def solo(server: Server, browser: Browser) -> Iterator[Page]:
+    made = new_table(server, ["human", "bot"])
+    page = open_link(browser, server.base, made["links"]["table"], DESKTOP)
+    yield page
+    page.close()
+
+
+@needs_game
+@pytest.mark.timeout(900)
+def test_a_skirmish_against_the_bot_through_the_screen(solo: Page) -> None:
+    page = solo
+    wait_settled(page)
+    engaged = False
+    steps = 0
+    shots_taken: set[str] = set()
+    while steps < MAX_STEPS:
+        steps += 1
+        wait_settled(page)
+        v = view(page)
+        if v["status"] != "playing":
+            break
+        obs = v["observation"]
+        if obs.get("turn", 0) > MAX_TURNS:
+            break
+        phase = obs["phase"]
+        if phase not in shots_taken:
+            shots_taken.add(phase)
+            shot(page, f"anvil_phase_{phase}")
+        if phase == "muster":
+            build_army(page)
+        elif phase == "terrain_bid":
+            bid(page, 2)
+        elif phase == "terrain":
+            place_features(page, v["seat"])
+        elif phase == "seats":
+            tap_table(page, (obs["table"]["width"] / 2, 4.0))
+            expect(tid(page, "fa-ghost-seat")).to_have_count(1)
+            act_and_wait(page, "fa-place-seat")
+        elif phase == "bid":
+            bid(page, min(4, obs["limits"][v["seat"]] if isinstance(obs.get("limits"), list) else 4))
+        elif phase == "interrupt":
+            act_and_wait(page, "fa-decline")
+        elif phase == "activation":
+            engaged = activation_step(page, v) or engaged
+        else:
+            raise AssertionError(f"unexpected phase {phase}")
+    assert steps < MAX_STEPS, "the game did not advance"
+    assert engaged, "no engage was made through the outcome preview and Confirm"
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def activation_step(page: Page, v: dict[str, Any]) -> bool:
+    """One act of the person's activation through the screen; True if it was a confirmed engage."""
+    obs = v["observation"]
+    active = (obs.get("activation") or {}).get("unit")
+    targets = page.locator('[data-testid^="fa-target-engage-"]')
+    if active is not None and targets.count():
+        targets.first.click()
+        expect(tid(page, "fa-outcome")).to_be_visible()
+        expect(tid(page, "fa-confirm")).to_be_enabled()
+        expect(tid(page, "fa-outcome-damage")).to_have_count(1)
+        shot(page, "anvil_04_engage_outcome")
+        act_and_wait(page, "fa-confirm")
+        return True
+    if active is not None:
+        unit = next(u for u in obs["units"] if u["id"] == active)
+        act = obs.get("activation") or {}
+        enemy = nearest_enemy(v, unit)
+        if not act.get("moved") and enemy is not None and act.get("allowance", 0) > 0.5:
+            me = unit["tray"]["centre"]
+            to = enemy["tray"]["centre"]
+            d = math.dist(me, to)
+            step = max(0.0, min(act["allowance"] - 0.2, d - 4.0))
+            if step > 0.5:
+                goal = (me[0] + (to[0] - me[0]) * step / d, me[1] + (to[1] - me[1]) * step / d)
+                tap_table(page, goal)
+                expect(tid(page, "fa-ghost-plan")).to_have_count(1)
+                page.wait_for_function("() => window.iwgtTable.game.check !== null", timeout=WAIT_MS)
+                if page.evaluate("() => window.iwgtTable.game.check.legal"):
+                    shot(page, "anvil_03_move_planned")
+                    act_and_wait(page, "fa-move-go")
+                    return False
+                tid(page, "fa-move-clear").click()
+        act_and_wait(page, "fa-end")
+        return False
+    # No unit active: deploy one still waiting, else activate one on the table, else pass.
+    mine = [u for u in obs["units"] if u["seat"] == v["seat"] and not u.get("destroyed") and u["type"] != "seat"]
+    movable = set(v["options"].get("movable", [])) | {a["unit"] for a in v["options"]["actions"] if a["type"] in ("activate", "deploy")}
+    waiting = [u for u in mine if not u.get("tray") and u["id"] in movable]
+    if waiting:
+        u = waiting[0]
+        tid(page, f"fa-roster-{u['id']}").click()
+        expect(tid(page, "fa-deploy-how")).to_be_visible()
+        x = obs["table"]["width"] / 2 + 4 * (u["id"] % 5) - 8
+        before = version(page)
+        tap_table(page, (x, 1.0 if v["seat"] == 0 else obs["table"]["height"] - 1.0))
+        wait_version(page, before + 1)
+        return False
+    standing = [u for u in mine if u.get("tray") and u["id"] in movable]
+    if standing:
+        tid(page, f"fa-roster-{standing[0]['id']}").click()
+        act_and_wait(page, "fa-activate")
+        return False
+    act_and_wait(page, "fa-pass")
+    return False
+
+
+# -- 3. the sealed bid on a shared touchscreen --------------------------------------------------------------
+
+
+@needs_game
+@pytest.mark.timeout(300)
+def test_the_first_bid_is_never_shown_to_the_second_player(server: Server, browser: Browser) -> None:
+    made = new_table(server, ["human", "human"])
+    page = open_link(browser, server.base, made["links"]["table"], TABLET)
+    try:
+        # Muster: both take the scenario's army, each behind the cover.
+        wait_settled(page)
+        for _ in range(2):
+            if tid(page, "pass-screen").count():
+                tid(page, "pass-continue").click()
+            wait_settled(page)
+            act_and_wait(page, "fa-army-suggested") if view(page)["observation"]["phase"] == "muster" else None
+        # The terrain bid: seat 0 bids 4, then the screen covers itself for seat 1.
+        page.wait_for_function("() => window.iwgtTable.view.observation.phase === 'terrain_bid' || "
+                               "document.querySelector('[data-testid=\"pass-screen\"]')")
+        if tid(page, "pass-screen").count():
+            tid(page, "pass-continue").click()
+        wait_settled(page)
+        first = view(page)["seat"]
+        tid(page, "fa-bid-4").click()
+        tid(page, "fa-bid-submit").click()
+        expect(tid(page, "pass-screen")).to_be_visible()
+        shot(page, "anvil_05_bid_cover")
+        # Behind the cover: no bid on the screen, and the held view for the other seat does not hold it.
+        assert "Bid 4" not in page.inner_text("body")
+        tid(page, "pass-continue").click()
+        wait_settled(page)
+        v = view(page)
+        assert v["seat"] == 1 - first
+        obs = v["observation"]
+        assert "4" not in [str(b) for b in (obs.get("terrain_bids") or []) if b is not None]
+        assert 4 not in [e.get("amount") for e in v.get("events", [])]
+        expect(tid(page, f"fa-bid-state-{first}")).to_have_text("has bid")
+        expect(tid(page, "fa-bid-submit")).to_have_text("Choose your bid")  # nothing of the first bid is kept
+        shot(page, "anvil_06_second_bidder")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
