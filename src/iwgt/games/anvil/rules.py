@@ -157,6 +157,11 @@ class Stratagem(DataModel):
             raise ValueError(f"cost {self.cost}: a stratagem paid in CP costs 0 or more")
         return self
 
+    @property
+    def clause(self) -> str:
+        """The stratagem's first clause id: the one naming its cost and users."""
+        return self.clauses[0]
+
     def usable_by(self, unit: UnitType, *, shooter: bool = False, general: bool = False) -> bool:
         """Whether a unit of this type (with Shooter, the General's) may use it (FA-ST-02, FA-GN-08)."""
         if unit == SEAT:
