@@ -29,6 +29,7 @@ speed.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,7 @@ from iwgt.games.anvil.bot.evaluation import (
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.state import AnvilState, Unit
+from iwgt.geometry.trays import facing_towards
 
 ROOT_BUDGET = 260
 """The most ``apply`` calls one decision may make (about 1-2 ms each on the battle scenario)."""
@@ -88,6 +90,16 @@ FIRST_BASE = 0.1
 """What going first is worth when no strike is possible either way (the tempo alone)."""
 PLACE_FIRST = 0.05
 """What placing the first terrain feature is worth in the terrain bid."""
+MIN_STEP = 0.5
+"""The shortest move (inches) worth planning."""
+NEAR_ENEMIES = 3
+"""Enemies (the nearest) the bot's own moves are aimed at, besides the one that wins the game."""
+CLEAR = 1.0
+"""A move may not end within this many inches of an enemy tray (FA-MS-04)."""
+SLACK = 0.15
+"""Inches kept beyond ``CLEAR`` by the spots beside an enemy (rounding must not bring them within 1")."""
+BISECTIONS = 12
+"""Halvings that find how far a straight move towards an enemy may go."""
 
 
 def seeded_unit(data: Any) -> float:
@@ -428,7 +440,7 @@ class AnvilBot:
                 continue
             kept.append(a)
         kept.sort(key=self._priority)
-        return kept + self._best_moves(state, seat, moves)
+        return kept + self._best_moves(state, seat, moves + self._custom_moves(state, seat))
 
     def _priority(self, a: Action) -> int:
         """Engages and shots first (a beam cut keeps them), then spells, then the rest."""
@@ -447,6 +459,48 @@ class AnvilBot:
             return False
         reach = rules().units[u.type].move + 8.0  # type: ignore[index]
         return any(gap(u.tray, tray_of(e)) <= reach for e in state.enemies(seat))
+
+    def _custom_moves(self, state: AnvilState, seat: int) -> list[Move]:
+        """Moves the engine's spread may not offer: straight at each near enemy (stopping short of 1"), and
+        to a spot facing its flank or rear from where an engage strikes that side (``apply`` judges them)."""
+        u = state.active
+        act = state.activation
+        if u is None or u.tray is None or act is None or act.allowance < MIN_STEP:
+            return []
+        here = u.tray
+        enemies = sorted(state.enemies(seat), key=lambda e: gap(here, tray_of(e)))[:NEAR_ENEMIES]
+        target = target_of(state, seat)
+        if target is not None and target not in enemies:
+            enemies.append(target)
+        out: list[Move] = []
+        for e in enemies:
+            et = tray_of(e)
+            # Straight at it, as far as the allowance goes without ending within 1" of an enemy.
+            dx, dy = et.centre[0] - here.centre[0], et.centre[1] - here.centre[1]
+            d = math.hypot(dx, dy)
+            if d > 1e-6:
+                ux, uy = dx / d, dy / d
+                lo, hi = 0.0, min(act.allowance, d)
+                for _ in range(BISECTIONS):
+                    mid = (lo + hi) / 2
+                    spot = here.moved((here.centre[0] + ux * mid, here.centre[1] + uy * mid))
+                    if all(gap(spot, tray_of(o)) >= CLEAR + SLACK for o in state.enemies(seat)):
+                        lo = mid
+                    else:
+                        hi = mid
+                if lo >= MIN_STEP:
+                    to = (round(here.centre[0] + ux * lo, 2), round(here.centre[1] + uy * lo, 2))
+                    out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
+            # Beside its flanks and behind it, facing it.
+            fwd, right = et.axes()
+            side_off = et.frontage / 2 + CLEAR + SLACK + here.depth / 2
+            rear_off = et.depth / 2 + CLEAR + SLACK + here.depth / 2
+            for vx, vy, off in ((right[0], right[1], side_off), (-right[0], -right[1], side_off),
+                                (-fwd[0], -fwd[1], rear_off)):  # fmt: skip
+                to = (round(et.centre[0] + vx * off, 2), round(et.centre[1] + vy * off, 2))
+                if math.dist(to, here.centre) <= act.allowance:
+                    out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
+        return out
 
     def _best_moves(self, state: AnvilState, seat: int, moves: list[Move]) -> list[Action]:
         """The ``MOVES`` moves whose end scores best, scored without ``apply`` (the tray set down there)."""
