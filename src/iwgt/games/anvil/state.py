@@ -143,7 +143,6 @@ class AnvilState:
     turn_used: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())  # per seat, this turn
     game_used: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())  # per seat, once per game
     summons: tuple[int, int] = (0, 0)  # Summon Subjects uses per seat (FA-SN-14)
-    destroyed_dcp: tuple[int, int] = (0, 0)  # enemy DCP-worth each seat has destroyed (FA-MS-06)
     winner: int | None = None  # None with phase "over": a draw
     over_reason: str = ""
 
