@@ -186,7 +186,7 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.ExtraCP():
             return f"{n.side(e.seat)} placed {count(e.placed, 'feature')}: {e.cp} extra CP in turn 1."
         case ev.SeatPlaced():
-            return f"{n.side(e.seat)} places its {n.unit(e.unit)} at {point(e.centre)}."
+            return f"{n.side(e.seat)} places {n.unit(e.unit)}, its Seat of Power, at {point(e.centre)}."
         # ---------------------------------------------------------------- the turn
         case ev.TurnBegan():
             return (
@@ -206,8 +206,8 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.UnitActivated():
             return f"{n.side(e.seat)} activates {n.unit(e.unit)} ({e.cost} CP, {e.cp_left} left)."
         case ev.UnitDeployed():
-            how = {"own": "from its own edge", "left": "from the left edge", "right": "from the right edge"}
-            where = how.get(e.edge, "by infiltration")
+            edges = {"own": "from its own edge", "left": "from the left edge", "right": "from the right edge"}
+            where = edges.get(e.edge, "by infiltration")
             return (
                 f"{n.side(e.seat)} deploys {n.unit(e.unit)} {where} at {point(e.centre)} "
                 f"({e.cost} CP, {e.cp_left} left)."
@@ -219,12 +219,13 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.ActivationEnded():
             return f"{n.unit(e.unit)} ends its activation."
         case ev.Passed():
-            return f"{n.side(e.seat)} passes, giving up {e.cp} CP."
+            return f"{n.side(e.seat)} passes, giving up {e.cp} CP." if e.cp else f"{n.side(e.seat)} passes."
         case ev.TurnEnded():
             return f"End of turn {e.turn}: every effect in play is removed."
         case ev.GameOver():
-            who = "a draw" if e.winner is None else f"{n.side(e.winner)} win"
-            return f"Game over: {who} ({e.reason})."
+            if e.winner is None:
+                return f"Game over: {e.reason if 'draw' in e.reason else f'a draw ({e.reason})'}."
+            return f"Game over: {n.side(e.winner)} win ({e.reason})."
         # ---------------------------------------------------------------- combat, shooting, spells
         case ce.StratagemUsed():
             return f"{n.side(e.seat)} uses {stratagem_name(e.key)} with {n.unit(e.unit)} ({e.cost} CP)."
