@@ -443,3 +443,76 @@ def test_line_of_sight_is_clear_without_blocking_ground(
     # Ground that only halves or is impassable never hides anything.
     feats = [Feature(place_outline(s, (x, y), 0), True, False, True) for s, x, y in shapes]
     assert line_of_sight(viewer, target, 3, feats)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    trays(),
+    st.lists(st.tuples(obstacle_shapes, coords, coords), min_size=1, max_size=3),
+    st.floats(min_value=-math.pi, max_value=math.pi),
+    st.floats(min_value=0, max_value=10),
+)
+def test_a_slide_starting_near_a_shape_comes_no_closer(
+    start: Tray,
+    obstacles: list[tuple[tuple[tuple[float, float], ...], float, float]],
+    angle: float,
+    dist: float,
+) -> None:
+    polys = [Polygon(place_outline(shape, (x, y), 0)) for shape, x, y in obstacles]
+    body = start.polygon()
+    assume(all(not body.intersects(p) for p in polys))
+    direction = (math.cos(angle), math.sin(angle))
+    s = stop_short(start, direction, dist, stops_at=polys)
+    path = leg_sweep(start, s.end.centre)
+    for p in polys:
+        # Never nearer than the gap, or than where it started if that was nearer already.
+        assert path.distance(p) >= min(1.0, body.distance(p)) - 1e-6
+        assert not s.end.polygon().intersects(p) or s.end.polygon().intersection(p).area < 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    trays(), trays(), st.floats(min_value=-math.pi, max_value=math.pi), st.floats(min_value=0, max_value=10)
+)
+def test_a_slide_from_contact_never_goes_into_the_enemy(
+    mover: Tray, enemy: Tray, angle: float, dist: float
+) -> None:
+    # Put the mover in contact with the enemy's front, then slide it anywhere.
+    start = contact_position(mover, enemy, "front")
+    direction = (math.cos(angle), math.sin(angle))
+    s = stop_short(start, direction, dist, enemies={9: enemy})
+    assert not trays_overlap(s.end, enemy)
+    f = facing_vector(enemy.facing)
+    push = direction[0] * f[0] + direction[1] * f[1]
+    if push < -1e-3 and dist > 1e-2:  # a push into the enemy's front: met at once
+        assert s.hit_enemy == 9 and s.moved == 0
+    if push > 1e-9:  # a pull away: free
+        assert s.hit_enemy is None and s.moved == dist
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    trays(),
+    trays(),
+    st.lists(st.tuples(obstacle_shapes, coords, coords), max_size=3),
+    st.integers(min_value=-20, max_value=20),
+    st.integers(min_value=-20, max_value=20),
+)
+def test_line_of_sight_is_invariant_under_translation(
+    viewer: Tray,
+    target: Tray,
+    shapes: list[tuple[tuple[tuple[float, float], ...], float, float]],
+    dx: int,
+    dy: int,
+) -> None:
+    def snap(v: float) -> float:
+        return round(v * 8) / 8
+
+    def put(t: Tray, ox: float, oy: float) -> Tray:
+        return t.moved((snap(t.centre[0]) + ox, snap(t.centre[1]) + oy), facing=round(t.facing / 90) * 90)
+
+    def ground(ox: float, oy: float) -> list[Feature]:
+        return [blocking(*((px + snap(x) + ox, py + snap(y) + oy) for px, py in s)) for s, x, y in shapes]
+
+    before = line_of_sight(put(viewer, 0, 0), put(target, 0, 0), 3, ground(0, 0))
+    assert before == line_of_sight(put(viewer, dx, dy), put(target, dx, dy), 3, ground(dx, dy))

@@ -45,6 +45,9 @@ TOUCH_TOL = 1e-6
 NEAR_SLACK = 1e-9
 """A tray already nearer than the gap to a shape may come no closer than its distance less this (inches)."""
 
+MOVE_SNAP = 1e-8
+"""A slide shorter than this (inches) is rounding noise: it is reported as no move at all."""
+
 ZERO = 1e-12
 """Below this a rate or a length is treated as nought (parallel motion, a degenerate edge)."""
 
@@ -560,7 +563,7 @@ def _contact_time(tray: Tray, d: XY, other: Tray) -> float:
     The separating axes of two rectangles, swept: on each axis the shadows overlap over an open interval
     of time; the interiors meet when all four intervals do, and first contact is the latest entry.
     """
-    enter, leave = -math.inf, math.inf
+    enter, deep_enter, deep_leave = -math.inf, -math.inf, math.inf
     for t in (tray, other):
         for n in t.axes():
             k = d[0] * n[0] + d[1] * n[1]
@@ -571,9 +574,13 @@ def _contact_time(tray: Tray, d: XY, other: Tray) -> float:
                 if not (lo < -TOUCH_TOL and hi > TOUCH_TOL):
                     return math.inf  # apart (or only touching) on this axis for ever
                 continue
-            t1, t2 = sorted((lo / k, hi / k))
-            enter, leave = max(enter, t1), min(leave, t2)
-    if leave - enter <= ZERO or leave <= 0:
+            enter = max(enter, min(lo / k, hi / k))
+            # Whether they ever get inside each other is decided on shadows overlapping by more than
+            # TOUCH_TOL, so that rounding cannot turn a slide away from (or along) a touching enemy into
+            # a contact; when they do, the contact time is the exact first touch.
+            t1, t2 = sorted(((lo + TOUCH_TOL) / k, (hi - TOUCH_TOL) / k))
+            deep_enter, deep_leave = max(deep_enter, t1), min(deep_leave, t2)
+    if deep_leave <= deep_enter or deep_leave <= 0:
         return math.inf  # never inside each other, or only behind the start
     return max(0.0, enter)
 
@@ -657,5 +664,7 @@ def stop_short(
         elif why == "stops_at":
             blocker = who
     best = max(0.0, min(best, distance))
+    if reason is not None and best < MOVE_SNAP:
+        best = 0.0
     end = tray.moved((tray.centre[0] + d[0] * best, tray.centre[1] + d[1] * best))
     return Slide(end, best, enemy_id, reason, blocker)
