@@ -489,7 +489,7 @@ def _slab(x0: np.ndarray, k: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tupl
 def _circle(p: np.ndarray, d: np.ndarray, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The interval of t where p + t d (d a unit vector) is within r of q (empty as (inf, -inf))."""
     f = p - q
-    b = f @ d if f.ndim == 1 else f[:, 0] * d[0] + f[:, 1] * d[1]
+    b = f[:, 0] * d[0] + f[:, 1] * d[1]
     c = f[:, 0] ** 2 + f[:, 1] ** 2 - r * r
     disc = b * b - c
     root = np.sqrt(np.maximum(disc, 0.0))
