@@ -45,6 +45,7 @@ from iwgt.games.anvil.facts import FACTS, RULES_VERSION
 from iwgt.games.anvil.movement import (
     OFFERED_DESIGNATIONS,
     Plan,
+    Spot,
     base_allowance,
     deploy_spots,
     deploy_tray,
@@ -240,9 +241,13 @@ class AnvilGame:
             out.extend(
                 act.Activate(u.id) for u in state.units if self._why_not_activate(state, seat, u) is None
             )
+            shared: dict[tuple[bool, bool], list[Spot]] = {}  # the spots depend only on the entry stratagems
             for u in state.units:
                 if u.seat == seat and u.waiting and not u.is_seat and deploy_cost(u) <= cp:
-                    out.extend(act.Deploy(u.id, e, x, y, f) for e, x, y, f in deploy_spots(state, u))
+                    key = (u.has("flanking"), u.has("infiltrate"))
+                    if key not in shared:
+                        shared[key] = deploy_spots(state, u)
+                    out.extend(act.Deploy(u.id, e, x, y, f) for e, x, y, f in shared[key])
         out.append(act.Pass())
         return out
 

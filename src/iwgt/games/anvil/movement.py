@@ -55,7 +55,11 @@ DEPLOY_SPREAD = 7
 INFILTRATE_GRID = (5, 4)
 """Columns and rows of the grid of infiltration points the legal actions offer."""
 FEATURE_GRID = (4, 3)
-"""Columns and rows of the grid of feature centres the legal actions offer."""
+"""Columns and rows of the coarse grid of feature centres the legal actions offer."""
+FEATURE_STEP = 2.0
+"""Inches between the centres of the fine grid looked at when the coarse one has no place left."""
+FINE_OFFERS = 24
+"""The most placements offered from the fine grid."""
 OFFERED_DESIGNATIONS: tuple[tuple[bool, bool, bool], ...] = (
     (True, False, False),
     (False, True, False),
@@ -115,8 +119,16 @@ def _point_segment(p: XY, a: XY, b: XY) -> float:
 
 def in_impassable(poly: Polygon, features: list[Feature]) -> bool:
     """Whether a shape reaches into the interior of impassable terrain."""
+    if not any(f.impassable for f in features):
+        return False
     area = impassable_area(features)
-    if area.is_empty or not poly.intersects(area):
+    if area.is_empty:
+        return False
+    x0, y0, x1, y1 = poly.bounds
+    a0, b0, a1, b1 = area.bounds
+    if x1 < a0 or a1 < x0 or y1 < b0 or b1 < y0:
+        return False
+    if not poly.intersects(area):
         return False
     return bool(poly.intersection(area).area > AREA_EPS)
 
@@ -136,15 +148,22 @@ def why_not_stand(state: AnvilState, unit: Unit, tray: Tray, *, enemy_gap: float
     if not within_table(tray, w, h):
         return "the tray would leave the table"
     gap = rules().constants.enemy_gap if enemy_gap is None else enemy_gap
+    reach = _radius(tray)
+    cx, cy = tray.centre
     for other in others(state, unit.id):
         assert other.tray is not None
+        ox, oy = other.tray.centre
+        # Far apart centres settle both questions without the rectangle maths.
+        if math.hypot(ox - cx, oy - cy) > reach + _radius(other.tray) + gap + GAP_EPS:
+            continue
         if trays_overlap(tray, other.tray):
             return f"the tray would stand on {other.name}"
         if other.seat != unit.seat and gap > 0:
             apart = tray_gap(tray, other.tray)
             if apart < gap - GAP_EPS:
                 return f'the tray would end {apart:.2f}" from {other.name}: at least {gap:g}" from an enemy'
-    if in_impassable(tray.polygon(), state.terrain()):
+    features = state.terrain()
+    if any(f.impassable for f in features) and in_impassable(tray.polygon(), features):
         return "the tray would stand in impassable terrain"
     return None
 
@@ -316,12 +335,22 @@ def move_targets(
     seen: set[tuple[XY, float]] = set()
     w, h = table(state)
     if allowance >= MIN_OFFERED_MOVE:
+        gap = rules().constants.enemy_gap
+        # Only what the tray could reach in any direction can stop it: the slides look at nothing else.
+        near = allowance + 2 * _radius(tray) + gap + GAP_EPS
+        cx, cy = tray.centre
         blockers: list[Polygon | Tray] = []
         if not through:
-            blockers.extend(u.tray for u in others(state, unit.id) if u.tray is not None)
+            blockers.extend(
+                u.tray
+                for u in others(state, unit.id)
+                if u.tray is not None and math.dist(u.tray.centre, tray.centre) <= near
+            )
         if not fly:
-            blockers.extend(_impassable_parts(tuple(state.terrain())))
-        gap = rules().constants.enemy_gap
+            for poly in _impassable_parts(tuple(state.terrain())):
+                x0, y0, x1, y1 = poly.bounds
+                if x0 <= cx + near and cx - near <= x1 and y0 <= cy + near and cy - near <= y1:
+                    blockers.append(poly)
         for rel in MOVE_DIRECTIONS:
             d = facing_vector(tray.facing + rel)
             reach = stop_short(tray, d, allowance, stops_at=blockers, edges=(w, h), gap=gap).moved
@@ -445,19 +474,18 @@ def _spread(lo: float, hi: float, n: int) -> list[float]:
     return [round(lo + (hi - lo) * i / (n - 1), 2) for i in range(n)]
 
 
-def deploy_spots(state: AnvilState, unit: Unit) -> list[tuple[str, float | None, float | None, float | None]]:
+Spot = tuple[str, float | None, float | None, float | None]
+
+
+def deploy_spots(state: AnvilState, unit: Unit) -> list[Spot]:
     """The deployments the legal actions offer a unit: (edge, x, y, facing) at a spread of places, each
-    legal (the spots hold for every unit of the seat, trays being equal)."""
-    return list(_deploy_spots(state, unit.seat, unit.has("flanking"), unit.has("infiltrate"), unit.id))
-
-
-def _deploy_spots(
-    state: AnvilState, seat: int, flanking: bool, infiltrate: bool, uid: int
-) -> list[tuple[str, float | None, float | None, float | None]]:
+    legal. They hold for every waiting unit of the seat with the same entry stratagems (trays are equal
+    and a waiting unit is not on the table), so callers may share them."""
     f, d = tray_size(state)
     w, h = table(state)
-    unit = state.units[uid]
-    out: list[tuple[str, float | None, float | None, float | None]] = []
+    seat = unit.seat
+    flanking, infiltrate = unit.has("flanking"), unit.has("infiltrate")
+    out: list[Spot] = []
     for x in _spread(f / 2, w - f / 2, DEPLOY_SPREAD):
         if why_not_stand(state, unit, edge_tray(state, seat, x)) is None:
             out.append(("own", x, None, None))
@@ -490,6 +518,12 @@ def feature_outline(state: AnvilState, piece: str, centre: XY, rotation: int) ->
     return tuple((round(x, 4), round(y, 4)) for x, y in place_outline(spec.outline, centre, rotation))
 
 
+def _box(points: tuple[XY, ...]) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def why_not_feature(state: AnvilState, piece: str, centre: XY, rotation: int) -> str | None:
     """Why a piece may not be placed there: unknown, turned other than 0 or 90, off the table, or within
     6" of another feature (FA-FB-06, nearest edges)."""
@@ -500,11 +534,16 @@ def why_not_feature(state: AnvilState, piece: str, centre: XY, rotation: int) ->
         keys = ", ".join(p.key for p in state.scenario.spec.terrain)
         return f"no terrain piece {piece!r} in this scenario: {keys}"
     w, h = table(state)
-    if not all(-GAP_EPS <= x <= w + GAP_EPS and -GAP_EPS <= y <= h + GAP_EPS for x, y in outline):
+    x0, y0, x1, y1 = _box(outline)
+    if x0 < -GAP_EPS or y0 < -GAP_EPS or x1 > w + GAP_EPS or y1 > h + GAP_EPS:
         return "the feature must lie wholly on the table"
-    poly = Polygon(outline)
     gap = rules().constants.terrain_gap
+    poly: Polygon | None = None
     for placed in state.features:
+        a0, b0, a1, b1 = _box(placed.feature.outline)
+        if x1 + gap < a0 or a1 + gap < x0 or y1 + gap < b0 or b1 + gap < y0:
+            continue  # the boxes are more than 6" apart: so are the shapes
+        poly = Polygon(outline) if poly is None else poly
         apart = poly.distance(placed.feature.polygon())
         if apart < gap - GAP_EPS:
             name = placed.feature.name or placed.piece
@@ -512,20 +551,37 @@ def why_not_feature(state: AnvilState, piece: str, centre: XY, rotation: int) ->
     return None
 
 
-def feature_spots(state: AnvilState) -> list[tuple[str, XY, int]]:
-    """The (piece, centre, rotation) placements the legal actions offer: a grid of centres, each legal."""
+def _grid(state: AnvilState, cols: int, rows: int) -> list[XY]:
     w, h = table(state)
-    cols, rows = FEATURE_GRID
-    out: list[tuple[str, XY, int]] = []
     xs = [round(w * (i + 1) / (cols + 1), 2) for i in range(cols)]
     ys = [round(h * (j + 1) / (rows + 1), 2) for j in range(rows)]
-    for piece in state.scenario.spec.terrain:
-        for rotation in ROTATIONS:
-            for x in xs:
-                for y in ys:
-                    if why_not_feature(state, piece.key, (x, y), rotation) is None:
-                        out.append((piece.key, (x, y), rotation))
-    return out
+    return [(x, y) for x in xs for y in ys]
+
+
+def feature_spots(state: AnvilState) -> list[tuple[str, XY, int]]:
+    """The (piece, centre, rotation) placements the legal actions offer, each legal: a coarse grid of
+    centres; where it has none, a spread of the legal centres of a fine grid (every ``FEATURE_STEP``");
+    empty only when the fine grid has none either (then the feature may be skipped, FA-FB-06 decided)."""
+    pieces = [(p.key, r) for p in state.scenario.spec.terrain for r in ROTATIONS]
+    coarse = [
+        (key, c, r)
+        for key, r in pieces
+        for c in _grid(state, *FEATURE_GRID)
+        if why_not_feature(state, key, c, r) is None
+    ]
+    if coarse:
+        return coarse
+    w, h = table(state)
+    cols, rows = int(w // FEATURE_STEP), int(h // FEATURE_STEP)
+    fine = [
+        (key, c, r)
+        for key, r in pieces
+        for c in _grid(state, cols, rows)
+        if why_not_feature(state, key, c, r) is None
+    ]
+    if len(fine) <= FINE_OFFERS:
+        return fine
+    return [fine[round(i * (len(fine) - 1) / (FINE_OFFERS - 1))] for i in range(FINE_OFFERS)]
 
 
 def seat_tray(state: AnvilState, seat: int, centre: XY) -> Tray:

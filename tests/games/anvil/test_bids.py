@@ -1,0 +1,127 @@
+"""Sealed bids: the terrain bid (FA-FB-01..03) and the turn bid (FA-GT-01..05, FA-DP-03)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from iwgt.core.errors import IllegalAction
+from iwgt.games.anvil import actions as act
+from iwgt.games.anvil.events import BidChosen, BidsRevealed, Sealed, TurnBegan
+from tests.games.anvil.engine_kit import GAME, at_bid, at_terrain_bid, play, unit_named
+
+
+def test_fa_gt_01_each_seat_bids_up_to_10_and_seat_0_bids_first() -> None:
+    state = at_bid()
+    assert state.limits == (10, 10)
+    assert GAME.to_move(state) == 0
+    assert GAME.legal_actions(state, 0) == [act.Bid(n) for n in range(11)]
+    state, _ = play(state, act.Bid(3))
+    assert GAME.to_move(state) == 1
+    assert GAME.legal_actions(state, 0) == []
+
+
+def test_fa_gt_03_the_lower_bid_goes_first_with_each_bid_as_its_cp() -> None:
+    state, events = play(at_bid(), act.Bid(7), act.Bid(4))
+    assert state.phase == "activation"
+    assert state.first == 1 and state.mover == 1
+    assert state.cp == (7, 4)
+    revealed = [e for e in events if isinstance(e, BidsRevealed)]
+    assert revealed == [BidsRevealed(1, (7, 4), False, 1, (10, 10))]
+
+
+def test_fa_gt_04_05_a_tie_bids_again_and_the_tied_cp_are_lost() -> None:
+    state, events = play(at_bid(), act.Bid(4), act.Bid(4))
+    assert state.phase == "bid" and state.turn == 1
+    assert state.limits == (6, 6)  # 10 - 4
+    assert state.bid_round == 1 and state.bids == (None, None)
+    assert BidsRevealed(1, (4, 4), True, None, (6, 6)) in events
+    with pytest.raises(IllegalAction, match="0 to 6"):
+        GAME.apply(state, act.Bid(7))
+    state, _ = play(state, act.Bid(6), act.Bid(2))
+    assert state.cp == (6, 2) and state.first == 1
+
+
+def test_a_tie_at_0_has_no_activations_the_turn_ends_at_once() -> None:
+    """FA-GT-04/05 decided: a tie at 0 loses nothing but gives nobody CP: the turn ends."""
+    state, events = play(at_bid(), act.Bid(0), act.Bid(0))
+    assert state.phase == "bid" and state.turn == 2
+    assert TurnBegan(2, (10, 10)) in events
+
+
+def test_a_tie_that_leaves_no_cp_to_either_ends_the_turn() -> None:
+    state, _ = play(at_bid(), act.Bid(10), act.Bid(10))
+    assert state.turn == 2 and state.phase == "bid" and state.limits == (10, 10)
+
+
+def test_fa_dp_03_from_turn_3_a_seat_whose_general_has_not_deployed_bids_at_most_1() -> None:
+    state, _ = play(at_bid(), act.Bid(0), act.Bid(0), act.Bid(0), act.Bid(0))
+    assert state.turn == 3 and state.limits == (1, 1)
+    assert GAME.legal_actions(state, 0) == [act.Bid(0), act.Bid(1)]
+
+
+def test_fa_dp_03_a_deployed_general_lifts_the_limit() -> None:
+    state, _ = play(at_bid(), act.Bid(0), act.Bid(0), act.Bid(1), act.Bid(2))  # turn 2: seat 0 first
+    general = unit_named(state, "Lord Aldric")
+    assert general.general
+    state, _ = play(state, act.Deploy(general.id, "own", 10.0))  # the General's unit: 1 CP (FA-DP-04)
+    assert state.cp[0] == 0 and state.activation is not None  # it may still move its full Move
+    state, _ = play(state, act.Pass())  # seat 0 ends the activation; seat 1 has 2 CP
+    assert state.mover == 1
+    state, _ = play(state, act.Pass())  # seat 1 gives up its 2 CP; the turn ends
+    assert state.turn == 3 and state.limits == (10, 1)
+
+
+def test_fa_gt_02_turn_1_limit_adds_the_extra_cp_for_4_or_5_features() -> None:
+    state = at_terrain_bid("great_battle")
+    state, _ = play(state, act.TerrainBid(4), act.TerrainBid(5))
+    assert state.first_placer == 1  # the higher bid places first (FA-FB-03)
+    while state.phase == "terrain":
+        seat = GAME.to_move(state)
+        assert seat is not None
+        state, _ = play(state, GAME.legal_actions(state, seat)[0])
+    assert state.placed == (4, 5)
+    assert state.extra_cp == (1, 2)  # FA-FB-05
+    while state.phase == "seats":
+        seat = GAME.to_move(state)
+        assert seat is not None
+        state, _ = play(state, GAME.legal_actions(state, seat)[0])
+    assert state.turn == 1 and state.limits == (11, 12)
+    later, _ = play(state, act.Bid(0), act.Bid(0))
+    assert later.turn == 2 and later.limits == (10, 10)  # the extra CP are for the first turn only
+
+
+def test_a_bid_above_the_limit_or_below_0_is_refused_and_changes_nothing() -> None:
+    state = at_bid()
+    for bad in (11, -1):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, act.Bid(bad))
+    assert state.bids == (None, None)
+
+
+def test_the_bid_events_are_private_until_the_reveal() -> None:
+    state = at_bid()
+    state, events = play(state, act.Bid(3))
+    assert Sealed(0, "bid") in events
+    chosen = next(e for e in events if isinstance(e, BidChosen))
+    assert chosen.visible_to(0) and not chosen.visible_to(1) and not chosen.visible_to(None)
+    assert all(e.visible_to(1) for e in events if not isinstance(e, BidChosen))
+
+
+def test_fa_fb_01_the_terrain_bid_is_0_to_5() -> None:
+    state = at_terrain_bid()
+    assert GAME.legal_actions(state, 0) == [act.TerrainBid(n) for n in range(6)]
+    with pytest.raises(IllegalAction, match="0 to 5"):
+        GAME.apply(state, act.TerrainBid(6))
+
+
+def test_fa_fb_03_equal_terrain_bids_seat_0_places_first() -> None:
+    state, _ = play(at_terrain_bid(), act.TerrainBid(2), act.TerrainBid(2))
+    assert state.phase == "terrain" and state.placer == 0 and state.to_place == (2, 2)
+
+
+def test_bids_are_the_only_thing_a_bid_changes() -> None:
+    state = at_bid()
+    after, _ = GAME.apply(state, act.Bid(2))
+    assert replace(after, bids=(None, None)) == state
