@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from tests.games.anvil.engine_kit import GAME, at_bid, at_terrain_bid, play, unit_named
 
 from iwgt.core.errors import IllegalAction
 from iwgt.games.anvil import actions as act
 from iwgt.games.anvil.events import BidChosen, BidsRevealed, Sealed, TurnBegan
-from tests.games.anvil.engine_kit import GAME, at_bid, at_terrain_bid, play, unit_named
 
 
 def test_fa_gt_01_each_seat_bids_up_to_10_and_seat_0_bids_first() -> None:

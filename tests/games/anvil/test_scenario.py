@@ -4,11 +4,11 @@ FA-MS-02, FA-MS-06)."""
 from __future__ import annotations
 
 import pytest
+from tests.games.anvil.engine_kit import GAME, scenario
 
 from iwgt.core.errors import DataFileError
 from iwgt.games.anvil.army import army_dcp
 from iwgt.games.anvil.scenario import SCENARIO_DIR, load_scenario, parse_scenario, scenario_names
-from tests.games.anvil.engine_kit import GAME, scenario
 
 SKIRMISH = (SCENARIO_DIR / "skirmish.toml").read_text(encoding="utf-8")
 

@@ -4,12 +4,12 @@ Seats of Power (FA-FB-07)."""
 from __future__ import annotations
 
 import pytest
+from tests.games.anvil.engine_kit import GAME, at_seats, at_terrain_bid, play
 
 from iwgt.core.errors import IllegalAction
 from iwgt.games.anvil import actions as act
 from iwgt.games.anvil.events import FeaturePlaced, FeatureSkipped, SeatPlaced
 from iwgt.games.anvil.scenario import SCENARIO_DIR, parse_scenario
-from tests.games.anvil.engine_kit import GAME, at_seats, at_terrain_bid, play
 
 
 def wood(x: float, y: float, rotation: int = 0, **designations: bool) -> act.PlaceFeature:
