@@ -9,7 +9,8 @@ Entry points for ``game.py``: ``heroic_actions(state)``, ``apply_steady(state, S
 - Raise a Champion (2 CP, a Wizard or Troop, once per game per player): when the unit's tray touches the
   enemy Seat of Power (within 0.01"), a Hero (4 HP, no DCP, outside the army and the availability limits)
   is placed with its tray touching the raising unit's tray, wholly on the table, overlapping no tray and
-  no impassable terrain, not within 1" of an enemy (the listed places: beside, behind, or in front).
+  no impassable terrain; it may stand within 1" of an enemy, even touch the Seat, since "beside" a unit
+  in contact with the Seat is there (the listed places: beside, behind, or in front).
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def champion_places(state: AnvilState, unit: Unit) -> list[Tray]:
 def _place_ok(state: AnvilState, unit: Unit, tray: Tray) -> bool:
     if tray_gap(tray, tray_of(unit)) > rules().constants.contact:
         return False
-    return place_block(state, unit.seat, tray) is None
+    return place_block(state, unit.seat, tray, keep_off=False) is None
 
 
 def heroic_actions(state: AnvilState) -> list[Steady | RaiseChampion]:
@@ -148,7 +149,7 @@ def apply_raise_champion(state: AnvilState, action: RaiseChampion) -> tuple[Anvi
     tray = summon_tray(state, action.centre, action.facing)
     if tray_gap(tray, tray_of(unit)) > rules().constants.contact:
         raise IllegalAction("FA-SH-04: the Champion is placed beside the unit (its tray touching)")
-    blocked = place_block(state, unit.seat, tray)
+    blocked = place_block(state, unit.seat, tray, keep_off=False)
     if blocked is not None:
         raise IllegalAction(f"FA-SH-04: {blocked}")
     act = state.activation

@@ -150,9 +150,9 @@ def summon_tray(state: AnvilState, point: tuple[float, float], facing: float) ->
     return Tray(point, facing, front, depth)
 
 
-def place_block(state: AnvilState, seat: int, tray: Tray) -> str | None:
-    """Why a new unit's tray may not stand there: off the table, on a tray or impassable ground, or within
-    1" of an enemy (FA-MS-04)."""
+def place_block(state: AnvilState, seat: int, tray: Tray, *, keep_off: bool = True) -> str | None:
+    """Why a new unit's tray may not stand there: off the table, on a tray or impassable ground, or (with
+    ``keep_off``) within 1" of an enemy (FA-MS-04)."""
     width, height = table_size(state)
     if not within_table(tray, width, height):
         return "the tray must lie wholly on the table"
@@ -163,7 +163,7 @@ def place_block(state: AnvilState, seat: int, tray: Tray) -> str | None:
     for u in state.on_table():
         if trays_overlap(tray, tray_of(u)):
             return f"the tray would overlap {u.name}"
-        if u.seat != seat and tray_gap(tray, tray_of(u)) < enemy_gap:
+        if keep_off and u.seat != seat and tray_gap(tray, tray_of(u)) < enemy_gap:
             return f'the tray would be within {enemy_gap:g}" of {u.name}'
     return None
 
