@@ -1,0 +1,127 @@
+"""Deployment: the first activation brings a unit on from its own edge for 1 CP + DCP (FA-DP-01..04), from a
+side edge with Flanking (FA-SD-01/02), or anywhere with Infiltrate (FA-SD-17..21)."""
+
+from __future__ import annotations
+
+import pytest
+from tests.games.anvil.engine_kit import GAME, at_activation, play, unit_named
+
+from iwgt.core.errors import IllegalAction
+from iwgt.games.anvil import actions as act
+from iwgt.games.anvil.events import UnitDeployed
+
+
+@pytest.mark.parametrize(
+    ("name", "cost"),
+    [
+        ("Pikemen", 2),  # Troop: 1 CP + 1 DCP
+        ("Crown Lances", 3),  # Knight: 1 + 2
+        ("Crossbowmen", 3),  # Troop with Shooter: 1 + 1 + 1
+        ("Scouts", 4),  # Troop with Swiftness: 1 + 1 + 2
+        ("Court Mage", 3),  # Wizard: 1 + 2
+        ("Lord Aldric", 1),  # the General's unit: no DCP (FA-DP-04)
+    ],
+)
+def test_fa_dp_02_deploying_costs_1_cp_and_the_unit_s_dcp(name: str, cost: int) -> None:
+    state = at_activation(5, 6)
+    u = unit_named(state, name)
+    after, events = GAME.apply(state, act.Deploy(u.id, "own", 6.0))
+    assert after.cp == (5 - cost, 6)
+    assert events[0] == UnitDeployed(u.id, 0, "own", (6.0, 0.75), 0.0, cost, 5 - cost, events[0].allowance)
+
+
+def test_fa_dp_01_a_unit_enters_from_its_own_edge_facing_in_and_moves_its_full_move() -> None:
+    state = at_activation(5, 6)
+    pike = unit_named(state, "Pikemen")
+    state, _ = play(state, act.Deploy(pike.id, "own", 6.0))
+    t = state.unit(pike.id).tray
+    assert t is not None and t.centre == (6.0, 0.75) and t.facing == 0.0  # rear edge on y = 0
+    assert state.activation is not None and state.activation.deployed and state.activation.allowance == 6.0
+    state, _ = play(state, act.Move(pike.id, ((6.0, 6.75),), 0.0))  # the move is measured from the edge
+    assert state.unit(pike.id).tray.centre == (6.0, 6.75)  # type: ignore[union-attr]
+
+
+def test_seat_1_enters_from_the_top_edge_facing_180() -> None:
+    state = at_activation(6, 5)
+    spear = unit_named(state, "Spearmen")
+    state, _ = play(state, act.Deploy(spear.id, "own", 30.0))
+    t = state.unit(spear.id).tray
+    assert t is not None and t.centre == (30.0, 35.25) and t.facing == 180.0
+
+
+def test_a_deployment_is_refused_when_unaffordable_taken_or_not_yours() -> None:
+    state = at_activation(2, 6)
+    lances = unit_named(state, "Crown Lances")
+    with pytest.raises(IllegalAction, match="costs 3 CP"):
+        GAME.apply(state, act.Deploy(lances.id, "own", 6.0))
+    with pytest.raises(IllegalAction, match="not yours"):
+        GAME.apply(state, act.Deploy(unit_named(state, "Spearmen").id, "own", 6.0))
+    with pytest.raises(IllegalAction, match="stand on"):
+        GAME.apply(state, act.Deploy(unit_named(state, "Pikemen").id, "own", 18.0))  # on the Seat of Power
+    with pytest.raises(IllegalAction, match="Flanking"):
+        GAME.apply(state, act.Deploy(unit_named(state, "Pikemen").id, "left", y=10.0))
+    with pytest.raises(IllegalAction, match="Infiltrate"):
+        GAME.apply(state, act.Deploy(unit_named(state, "Pikemen").id, "infiltrate", 10.0, 10.0, 0.0))
+    with pytest.raises(IllegalAction, match="straight into the table"):
+        GAME.apply(state, act.Deploy(unit_named(state, "Pikemen").id, "own", 6.0, facing=90.0))
+
+
+def test_a_deployed_unit_activates_rather_than_deploys() -> None:
+    state = at_activation(5, 6)
+    pike = unit_named(state, "Pikemen")
+    state, _ = play(state, act.Deploy(pike.id, "own", 6.0), act.EndActivation())
+    state, _ = play(state, act.Pass())  # seat 1 passes: seat 0 goes on
+    with pytest.raises(IllegalAction, match="already deployed"):
+        GAME.apply(state, act.Deploy(pike.id, "own", 12.0))
+    assert act.Activate(pike.id) in GAME.legal_actions(state, 0)
+
+
+@pytest.mark.parametrize(("y", "legal"), [(12.0, True), (30.0, True), (11.9, False)])
+def test_fa_sd_02_flanking_enters_from_a_side_edge_up_to_two_thirds_from_the_own_edge(
+    y: float, legal: bool
+) -> None:
+    """Battle, 36" deep: seat 1's edge is y = 36, so a flanking entry has y >= 36 - 24 = 12."""
+    state = at_activation(6, 5, name="battle")
+    elk = unit_named(state, "Elk Riders")
+    if not legal:
+        with pytest.raises(IllegalAction, match="FA-SD-02"):
+            GAME.apply(state, act.Deploy(elk.id, "left", y=y))
+        return
+    after, _ = GAME.apply(state, act.Deploy(elk.id, "left", y=y))
+    t = after.unit(elk.id).tray
+    assert t is not None and t.centre == (0.75, y) and t.facing == 270.0  # facing +x, into the table
+    assert after.cp[1] == 5 - 5  # 1 CP + Knight 2 DCP + Flanking 2 DCP
+    right, _ = GAME.apply(state, act.Deploy(elk.id, "right", y=y))
+    t = right.unit(elk.id).tray
+    assert t is not None and t.centre == (47.25, y) and t.facing == 90.0
+
+
+@pytest.mark.parametrize(
+    ("turn", "y", "legal"), [(1, 27.75, True), (1, 27.8, False), (2, 24.75, True), (2, 24.8, False)]
+)
+def test_fa_sd_19_20_infiltrate_anywhere_6_then_9_inches_from_the_enemy(
+    turn: int, y: float, legal: bool
+) -> None:
+    """The enemy Seat of Power spans y 34.5..36: a tray centred at y facing 0 ends at y + 0.75."""
+    state = at_activation(7, 8, name="battle")
+    if turn == 2:
+        state, _ = play(state, act.Pass(), act.Pass(), act.Bid(7), act.Bid(8))
+        assert state.turn == 2
+    rangers = unit_named(state, "Rangers")
+    order = act.Deploy(rangers.id, "infiltrate", 24.0, y, 0.0)
+    if not legal:
+        with pytest.raises(IllegalAction, match=r"FA-SD-19\.\.21"):
+            GAME.apply(state, order)
+        return
+    after, _ = GAME.apply(state, order)
+    assert after.cp[0] == 2  # 7 - (1 CP + Troop 1 DCP + Infiltrate 3 DCP)
+    with pytest.raises(IllegalAction, match="infiltrated"):  # no further move in that activation (decided)
+        GAME.apply(after, act.Move(rangers.id, ((24.0, y - 1),), 0.0))
+
+
+def test_every_offered_deployment_applies() -> None:
+    state = at_activation(6, 10, name="battle")
+    offered = [a for a in GAME.legal_actions(state, 0) if isinstance(a, act.Deploy)]
+    assert {a.edge for a in offered} == {"own", "infiltrate"}
+    for a in offered:
+        GAME.apply(state, a)
