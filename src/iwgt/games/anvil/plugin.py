@@ -74,7 +74,6 @@ class AnvilPlugin(GamePlugin):
                 hp[u.seat] += u.hp
                 left[u.seat] += 1
         return {
-            "turn": state.turn,
             "hp": hp,
             "units_left": left,
             "destroyed_dcp": [score(state, 0), score(state, 1)],

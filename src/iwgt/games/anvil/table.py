@@ -795,8 +795,9 @@ def summarise(events: Sequence[Event], names: Names) -> JSON:
                 spells.append({"caster": e.caster, "spell": e.spell, "target": e.target, "cost": e.cost})
             case _:
                 pass
-    for c in combats:
-        c["destroyed"] = c["defender"] in destroyed
+    for c in combats:  # this combat's own verdict (a chain may destroy the unit later)
+        c["destroyed"] = c["defender_hp"] <= 0
+        c["attacker_destroyed"] = c["attacker_hp"] <= 0
     return {
         "combats": combats,
         "bounces": bounces,

@@ -186,7 +186,9 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.ExtraCP():
             return f"{n.side(e.seat)} placed {count(e.placed, 'feature')}: {e.cp} extra CP in turn 1."
         case ev.SeatPlaced():
-            return f"{n.side(e.seat)} places {n.unit(e.unit)}, its Seat of Power, at {point(e.centre)}."
+            name = n.unit(e.unit)
+            what = "its Seat of Power" if name.lower() == "seat of power" else f"{name}, its Seat of Power,"
+            return f"{n.side(e.seat)} places {what} at {point(e.centre)}."
         # ---------------------------------------------------------------- the turn
         case ev.TurnBegan():
             return (
@@ -196,6 +198,8 @@ def sentence(e: Event, n: Names) -> str | None:
             return f"You bid {e.amount} CP (sealed until both are in)."
         case ev.BidsRevealed():
             bids = f"{n.side(0)} bid {e.bids[0]} CP, {n.side(1)} {e.bids[1]} CP"
+            if e.tie and (e.bids[0] == 0 or not any(e.limits)):
+                return f"{bids}: a tie, the CP are lost and this turn has no activations."
             if e.tie:
                 return (
                     f"{bids}: a tie, the CP are lost; bid again (up to {e.limits[0]} and {e.limits[1]} CP)."

@@ -1,0 +1,145 @@
+"""Forged upon an Anvil in words (games/anvil/words.py): every event class has its sentence or is
+deliberately silent, a sealed bid of the other seat is only "X has bid" until both are revealed, a few
+sentences checked by hand, and the headless report prints the same sentences a spectator's log shows."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from rich.console import Console
+from tests.games.anvil.kit import place, table
+
+from iwgt.core.plugin import sentences
+from iwgt.core.protocol import Event
+from iwgt.games.anvil import actions as act
+from iwgt.games.anvil import combat_events as ce
+from iwgt.games.anvil import events as ev
+from iwgt.games.anvil.game import AnvilGame
+from iwgt.games.anvil.report import print_events
+from iwgt.games.anvil.state import AnvilState
+from iwgt.games.anvil.words import SILENT, SILENT_ACTIONS, AnvilWords
+
+GAME = AnvilGame()
+WORDS = AnvilWords()
+
+
+def skirmish() -> AnvilState:
+    state: AnvilState = GAME.initial_state(GAME.load_scenario("skirmish"))
+    return state
+
+
+def event_classes() -> list[type[Event]]:
+    """Every concrete event class the game defines."""
+    out = []
+    for module in (ev, ce):
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, Event) and obj.__module__ == module.__name__ and obj is not ev.PrivateEvent:
+                out.append(obj)
+    return out
+
+
+def sample(cls: type[Event]) -> Event:
+    """An instance with plausible values, built from the dataclass fields' annotations."""
+    values: dict[str, Any] = {}
+    for name, p in inspect.signature(cls).parameters.items():
+        hint = str(p.annotation)
+        if "tuple[XY" in hint or hint.startswith("tuple[tuple[float"):
+            values[name] = ((1.0, 2.0), (3.0, 4.0), (5.0, 2.0))
+        elif "tuple[tuple[str" in hint:
+            values[name] = (("Pikemen",), ("Spearmen",))
+        elif "tuple[str" in hint:
+            values[name] = ("FA-CRM-01",)
+        elif "tuple[int" in hint:
+            values[name] = (3, 4)
+        elif hint.startswith("XY") or "tuple[float" in hint:
+            values[name] = (1.5, 2.5)
+        elif "bool" in hint:
+            values[name] = False
+        elif "float" in hint:
+            values[name] = 2.5
+        elif "str" in hint:
+            values[name] = "march" if name in ("key", "spell") else "front" if name == "side" else "why"
+        else:
+            values[name] = 1
+    return cls(**values)
+
+
+def test_every_event_speaks_or_is_deliberately_silent() -> None:
+    obs = GAME.observe(skirmish(), 1)
+    classes = event_classes()
+    assert len(classes) >= 35
+    for cls in classes:
+        e = sample(cls)
+        said = WORDS.event(e, obs, 1)
+        if cls in SILENT:
+            assert said is None, cls.__name__
+        else:
+            assert said and said.endswith("."), cls.__name__
+
+
+def test_every_action_is_told_by_its_events() -> None:
+    assert set(SILENT_ACTIONS) == set(act.TYPES)
+    obs = GAME.observe(skirmish(), 0)
+    assert WORDS.action({"type": "bid", "amount": 4}, 0, obs, 0) is None
+    assert WORDS.action({"type": "flourish"}, 0, obs, 0) == "The Iron Crown: flourish."
+
+
+def test_a_sealed_bid_is_only_has_bid_to_the_other_seat_until_revealed() -> None:
+    state = skirmish()
+    while state.phase != "terrain_bid":
+        seat = GAME.to_move(state)
+        state, _ = GAME.apply(state, GAME.legal_actions(state, seat)[0])
+    after, events = GAME.apply(state, act.TerrainBid(4))
+    own = sentences(WORDS, {"type": "terrain_bid", "amount": 4}, 0, events, GAME.observe(after, 0), 0)
+    view = GAME.action_view(act.TerrainBid(4), 0, 1)
+    other = sentences(WORDS, view, 0, events, GAME.observe(after, 1), 1)
+    spectator = sentences(
+        WORDS, GAME.action_view(act.TerrainBid(4), 0, None), 0, events, GAME.observe(after, None), None
+    )
+    assert own == [
+        "The Iron Crown has bid for the terrain (sealed).",
+        "You bid 4 CP for the terrain (sealed until both are in).",
+    ]
+    assert other == spectator == ["The Iron Crown has bid for the terrain (sealed)."]
+    assert not any("4" in line for line in other)
+    done, events = GAME.apply(after, act.TerrainBid(1))
+    said = sentences(WORDS, None, 1, events, GAME.observe(done, None), None)
+    assert "Terrain bids: The Iron Crown 4, The Wild Host 1; The Iron Crown places first." in said
+
+
+def test_a_combat_in_words() -> None:
+    state = table(
+        [place(0, "troop", 18, 16, name="Pikemen"), place(1, "troop", 18, 20, name="Spearmen")], cp=(10, 0)
+    )
+    after, events = GAME.apply(state, act.Engage(0, 1))
+    said = sentences(WORDS, None, 0, events, GAME.observe(after, None), None)
+    assert said[:3] == [
+        'Pikemen engages Spearmen in the front, moving 2.5".',
+        "Pikemen strikes Spearmen (front): 2 HP of damage, 2 HP left.",
+        'Spearmen bounces back 3" to (18, 23).',
+    ]
+
+
+def test_the_report_prints_what_a_spectator_reads() -> None:
+    state = table(
+        [place(0, "troop", 18, 16, name="Pikemen"), place(1, "troop", 18, 20, name="Spearmen")], cp=(10, 0)
+    )
+    after, events = GAME.apply(state, act.Engage(0, 1))
+    console = Console(record=True, width=200)
+    assert print_events(console, after, events) == []
+    text = console.export_text()
+    assert "Pikemen strikes Spearmen (front): 2 HP of damage, 2 HP left." in text
+    assert 'Spearmen bounces back 3" to (18, 23).' in text
+
+
+def test_the_report_never_prints_a_sealed_bid_before_both_are_in() -> None:
+    state = skirmish()
+    while state.phase != "terrain_bid":
+        seat = GAME.to_move(state)
+        state, _ = GAME.apply(state, GAME.legal_actions(state, seat)[0])
+    after, events = GAME.apply(state, act.TerrainBid(3))
+    console = Console(record=True, width=200)
+    print_events(console, after, events)
+    text = console.export_text()
+    assert "has bid for the terrain" in text and "3 CP" not in text
