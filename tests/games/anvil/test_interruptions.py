@@ -175,3 +175,23 @@ def test_dispel_needs_a_wizard_within_twelve_inches_and_the_cp() -> None:
     """FA-SI-07: no offer when the other seat cannot pay 3 CP."""
     s, _ = _fireball("wizard", cp=(10, 2))
     assert s.pending is None and s.unit(1).hp == 2
+
+
+def test_counterattack_in_a_chain_and_the_bounce_backs_left_after_it() -> None:
+    """FA-SI-02 decided (also in chains), FA-BB-02: Counterattack at the first combat (2 HP each way), so
+    both bounce; the defender first: 2.5" into a second enemy Troop at (18, 19), which attacks its rear.
+    Seat 1 is asked again (declined): rear 4 against 2 HP, destroyed. Then the attacker's own bounce back,
+    3" away from where the defender stood: (18, 13.5) to (18, 10.5)."""
+    s = table(
+        [place(0, "troop", 18, 10), place(1, "troop", 18, 15), place(0, "troop", 18, 19, 180)], cp=(10, 10)
+    )
+    s, _ = act(s, Engage(0, 1))
+    s, ev = answer(s, True)
+    assert kinds(ev)[-2:] == ["ChainCombat", "InterruptionOffered"]
+    assert s.pending is not None and s.pending.combat is not None and s.pending.combat.depth == 1
+    assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 13.5))  # not yet
+    s, ev = answer(s, False)
+    assert kinds(ev) == ["InterruptionDeclined", "CombatResolved", "UnitDestroyed", "BouncedBack"]
+    assert s.unit(1).destroyed and s.unit(0).hp == 2
+    assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 10.5))
+    assert s.cp == (10, 7) and s.pending is None and s.phase == "activation"

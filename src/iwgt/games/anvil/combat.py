@@ -215,7 +215,8 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
         end = start.moved(_along(me.centre, full.end.centre, reach))
         return EngagePlan(side, start, end, _leg_cost(state, me.centre, end.centre, fly), "nate")
     end = contact_position(me, them, edge)
-    sweep = leg_sweep(start, end.centre)
+    # The swept area keeps the facing the unit has when it sets off (spec 1, as for a move's legs).
+    sweep = leg_sweep(me, end.centre)
     for w in walls:
         if crosses(sweep, w):
             raise IllegalAction("FA-MV-02: the engage line crosses impassable terrain")
@@ -266,9 +267,11 @@ def engage_actions(state: AnvilState) -> list[Engage]:
     out = []
     for e in state.enemies(unit.seat):
         try:
-            plan_engage(state, unit, e)
+            plan = plan_engage(state, unit, e)
         except IllegalAction:
             continue
+        if plan.stopped is not None and math.dist(plan.start.centre, plan.end.centre) < MIN_BB:
+            continue  # an engage that would not move the unit at all is not worth listing
         out.append(Engage(unit.id, e.id))
     return out
 
