@@ -32,18 +32,20 @@ def _registered() -> bool:
         from iwgt.core.registry import game_names
 
         return "anvil" in game_names()
-    except Exception:  # noqa: BLE001  (any failure to load the registry means: not playable here)
+    except Exception:  # any failure to load the registry means: not playable here
         return False
 
 
 REGISTERED = _registered()
-needs_game = pytest.mark.skipif(not REGISTERED, reason="the anvil game is not registered yet (its plug-in lands it)")
+needs_game = pytest.mark.skipif(
+    not REGISTERED, reason="the anvil game is not registered yet (its plug-in lands it)"
+)
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
 MAX_TURNS = 3
-"""The browser game stops after this many turns if nobody has won (a whole game is the headless tests' job)."""
+"""The browser game stops after this many turns if nobody has won (whole games are the headless tests')."""
 MAX_STEPS = 400
 """A bound on the person's acts in the browser game (each one a wait for the server's answer)."""
 
@@ -91,7 +93,9 @@ def test_the_inch_board_draws_trays_with_cells_ghosts_and_arrows(server: Server,
         cells = [_box(page, f'[data-testid="ib-piece-1-cell-{i}"]') for i in range(3)]
         base1 = _box(page, '[data-testid="ib-piece-1"] .ib-tray-base')
         for c in cells:
-            assert 0.85 * px < c["width"] <= 1.0 * px and c["width"] == pytest.approx(cells[0]["width"], abs=0.5)
+            assert 0.85 * px < c["width"] <= 1.0 * px and c["width"] == pytest.approx(
+                cells[0]["width"], abs=0.5
+            )
             assert 0.85 * 1.5 * px < c["height"] <= 1.5 * px
         span = cells[2]["x"] + cells[2]["width"] - cells[0]["x"]
         assert span == pytest.approx(base1["width"], abs=6)  # the cells fill the whole front
@@ -133,7 +137,7 @@ def view(page: Page) -> dict[str, Any]:
 
 
 def wait_settled(page: Page) -> None:
-    """Wait until the page shows a playing view in which a seat of this screen is to act, or the game is over."""
+    """Wait until a seat of this screen is to act in the view shown, or a cover is up, or the game is over."""
     page.wait_for_function(
         """() => { const t = window.iwgtTable; if (!t || !t.view) return false;
                    if (t.view.status !== 'playing') return true;
@@ -164,13 +168,13 @@ def act_and_wait(page: Page, testid: str) -> None:
     wait_version(page, before + 1)
 
 
-LEGAL_ARMY = [("hero", 0), ("wizard", 0), ("knight", 0), ("troop", 0), ("troop", 0), ("troop", 0), ("troop", 0), ("troop", 0)]
+LEGAL_ARMY = ["hero", "wizard", "knight", "troop", "troop", "troop", "troop", "troop"]
 """12 DCP: Hero 3 (25%), Wizard 2 (17%), Knight 2 (17%), five Troops 5 (42%): within every limit (FA-UD)."""
 
 
 def build_army(page: Page) -> None:
-    """Build an army in the builder: first a Hero-heavy list that breaks FA-UD-02 (the table's refusal is shown),
-    then the legal one above, the Hero its General."""
+    """Build an army in the builder: first a Hero-heavy list that breaks FA-UD-02 (the table's refusal is
+    shown), then the legal one above, the Hero its General."""
     for _ in range(4):
         tid(page, "fa-add-hero").click()
     expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
@@ -179,7 +183,7 @@ def build_army(page: Page) -> None:
     shot(page, "anvil_01_army_refused")
     for _ in range(4):
         tid(page, "fa-remove-0").click()
-    for unit_type, _n in LEGAL_ARMY:
+    for unit_type in LEGAL_ARMY:
         tid(page, f"fa-add-{unit_type}").click()
     expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
     for t in ("hero", "wizard", "knight", "troop"):
@@ -196,9 +200,15 @@ def place_features(page: Page, seat: int) -> None:
     v = view(page)
     width = v["observation"]["table"]["width"]
     height = v["observation"]["table"]["height"]
-    spots = [(width / 4, height / 2), (3 * width / 4, height / 2), (width / 2, height / 2), (width / 4, height / 4),
-             (3 * width / 4, 3 * height / 4), (width / 2, height / 4), (width / 2, 3 * height / 4)]
+    # Points of a 3" grid, the farthest from the features already placed first.
+    centres = [f["centre"] for f in v["observation"]["features"]]
+    grid = [(float(x), float(y)) for x in range(6, int(width) - 5, 3) for y in range(6, int(height) - 5, 3)]
+    grid.sort(
+        key=lambda p: -min((math.dist(p, c) for c in centres), default=math.dist(p, (width / 2, height / 2)))
+    )
+    spots = grid[:6]
     tid(page, "fa-des-blocks").check()
+    reasons = []
     for at in spots:
         tap_table(page, at)
         page.wait_for_function(
@@ -207,10 +217,11 @@ def place_features(page: Page, seat: int) -> None:
         if page.evaluate("() => window.iwgtTable.game.check.legal"):
             act_and_wait(page, "fa-place")
             return
+        reasons.append(page.evaluate("() => window.iwgtTable.game.check.reason"))
     if tid(page, "fa-skip").count():
         act_and_wait(page, "fa-skip")
         return
-    raise AssertionError(f"no legal place for seat {seat}'s feature among {spots}")
+    raise AssertionError(f"no legal place for seat {seat}'s feature among {spots}: {reasons}")
 
 
 def bid(page: Page, amount: int) -> None:
@@ -221,7 +232,11 @@ def bid(page: Page, amount: int) -> None:
 
 def nearest_enemy(v: dict[str, Any], unit: dict[str, Any]) -> dict[str, Any] | None:
     me = unit["tray"]["centre"]
-    enemies = [u for u in v["observation"]["units"] if u["seat"] != v["seat"] and not u.get("destroyed") and u.get("tray")]
+    enemies = [
+        u
+        for u in v["observation"]["units"]
+        if u["seat"] != v["seat"] and not u.get("destroyed") and u.get("tray")
+    ]
     if not enemies:
         return None
     return min(enemies, key=lambda u: math.dist(me, u["tray"]["centre"]))
@@ -286,6 +301,10 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
     """One act of the person's activation through the screen; True if it was a confirmed engage."""
     obs = v["observation"]
     active = (obs.get("activation") or {}).get("unit")
+    if active is not None:  # the active unit's selection (its reach and targets) comes after the view
+        page.wait_for_function(
+            "u => { const t = window.iwgtTable; return t.selection && t.selection.unit === u; }", arg=active
+        )
     targets = page.locator('[data-testid^="fa-target-engage-"]')
     if active is not None and targets.count():
         targets.first.click()
@@ -317,9 +336,25 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         act_and_wait(page, "fa-end")
         return False
     # No unit active: deploy one still waiting, else activate one on the table, else pass.
-    mine = [u for u in obs["units"] if u["seat"] == v["seat"] and not u.get("destroyed") and u["type"] != "seat"]
-    movable = set(v["options"].get("movable", [])) | {a["unit"] for a in v["options"]["actions"] if a["type"] in ("activate", "deploy")}
+    mine = [
+        u for u in obs["units"] if u["seat"] == v["seat"] and not u.get("destroyed") and u["type"] != "seat"
+    ]
+    movable = set(v["options"].get("movable", [])) | {
+        a["unit"] for a in v["options"]["actions"] if a["type"] in ("activate", "deploy")
+    }
     waiting = [u for u in mine if not u.get("tray") and u["id"] in movable]
+    standing = [u for u in mine if u.get("tray") and u["id"] in movable]
+    near = [
+        (d, u)
+        for u in standing
+        if (e := nearest_enemy(v, u)) is not None
+        and (d := math.dist(u["tray"]["centre"], e["tray"]["centre"])) <= u["move"] + 2
+    ]
+    if near:  # a unit within reach of an enemy: activate it, so that it may engage
+        u = min(near, key=lambda x: x[0])[1]
+        tid(page, f"fa-roster-{u['id']}").click()
+        act_and_wait(page, "fa-activate")
+        return False
     if waiting:
         u = waiting[0]
         tid(page, f"fa-roster-{u['id']}").click()
@@ -329,7 +364,6 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         tap_table(page, (x, 1.0 if v["seat"] == 0 else obs["table"]["height"] - 1.0))
         wait_version(page, before + 1)
         return False
-    standing = [u for u in mine if u.get("tray") and u["id"] in movable]
     if standing:
         tid(page, f"fa-roster-{standing[0]['id']}").click()
         act_and_wait(page, "fa-activate")
@@ -341,42 +375,62 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
 # -- 3. the sealed bid on a shared touchscreen --------------------------------------------------------------
 
 
+def pass_on(page: Page, testid: str) -> None:
+    """On a shared screen: tap a button whose act hands the table to the other player, then lift the cover."""
+    tid(page, testid).click()
+    expect(tid(page, "pass-screen")).to_be_visible()
+    tid(page, "pass-continue").click()
+    expect(tid(page, "pass-screen")).to_have_count(0)
+    wait_settled(page)
+
+
 @needs_game
 @pytest.mark.timeout(300)
 def test_the_first_bid_is_never_shown_to_the_second_player(server: Server, browser: Browser) -> None:
     made = new_table(server, ["human", "human"])
     page = open_link(browser, server.base, made["links"]["table"], TABLET)
     try:
-        # Muster: both take the scenario's army, each behind the cover.
         wait_settled(page)
-        for _ in range(2):
-            if tid(page, "pass-screen").count():
-                tid(page, "pass-continue").click()
-            wait_settled(page)
-            act_and_wait(page, "fa-army-suggested") if view(page)["observation"]["phase"] == "muster" else None
-        # The terrain bid: seat 0 bids 4, then the screen covers itself for seat 1.
-        page.wait_for_function("() => window.iwgtTable.view.observation.phase === 'terrain_bid' || "
-                               "document.querySelector('[data-testid=\"pass-screen\"]')")
-        if tid(page, "pass-screen").count():
-            tid(page, "pass-continue").click()
-        wait_settled(page)
-        first = view(page)["seat"]
+        # Muster: each player takes the scenario's army, the screen covering itself between them.
+        assert view(page)["observation"]["phase"] == "muster" and view(page)["seat"] == 0
+        pass_on(page, "fa-army-suggested")
+        assert view(page)["observation"]["phase"] == "muster" and view(page)["seat"] == 1
+        pass_on(page, "fa-army-suggested")
+        # The terrain bid: seat 0 bids 4; the screen covers itself before seat 1 sees anything.
+        v = view(page)
+        assert v["observation"]["phase"] == "terrain_bid" and v["seat"] == 0
         tid(page, "fa-bid-4").click()
+        expect(tid(page, "fa-bid-submit")).to_have_text("Bid 4 CP")
         tid(page, "fa-bid-submit").click()
         expect(tid(page, "pass-screen")).to_be_visible()
         shot(page, "anvil_05_bid_cover")
-        # Behind the cover: no bid on the screen, and the held view for the other seat does not hold it.
-        assert "Bid 4" not in page.inner_text("body")
+        # The cover is opaque and over everything; the bid's button has forgotten the amount.
+        cover = page.evaluate(
+            """() => { const el = document.querySelector('[data-testid="pass-screen"]');
+                     const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+                     return {bg: s.backgroundColor, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight}; }"""
+        )
+        assert cover["bg"] == "rgb(5, 7, 10)" and cover["w"] >= cover["vw"] and cover["h"] >= cover["vh"], (
+            cover
+        )
+        expect(tid(page, "fa-bid-submit")).to_have_text("Choose your bid")
         tid(page, "pass-continue").click()
         wait_settled(page)
         v = view(page)
-        assert v["seat"] == 1 - first
-        obs = v["observation"]
-        assert "4" not in [str(b) for b in (obs.get("terrain_bids") or []) if b is not None]
-        assert 4 not in [e.get("amount") for e in v.get("events", [])]
-        expect(tid(page, f"fa-bid-state-{first}")).to_have_text("has bid")
-        expect(tid(page, "fa-bid-submit")).to_have_text("Choose your bid")  # nothing of the first bid is kept
+        assert v["seat"] == 1 and v["observation"]["phase"] == "terrain_bid"
+        first = v["observation"]["sides"][0]
+        assert first["terrain_bid_in"] is True and first["terrain_bid"] is None  # it is in, its amount is not
+        logged = [step.get("action") for step in v.get("log", [])]
+        assert {"type": "terrain_bid"} in logged and {"type": "terrain_bid", "amount": 4} not in logged
+        expect(tid(page, "fa-bid-state-0")).to_have_text("has bid")
+        expect(tid(page, "fa-bid-submit")).to_have_text("Choose your bid")  # seat 0's choice is not kept
+        assert "bid 4" not in page.inner_text("body").lower()
         shot(page, "anvil_06_second_bidder")
+        # Seat 1 bids; both bids are then public.
+        tid(page, "fa-bid-2").click()
+        pass_on(page, "fa-bid-submit")
+        sides = view(page)["observation"]["sides"]
+        assert [sides[0]["terrain_bid"], sides[1]["terrain_bid"]] in ([4, 2], [None, None])
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()

@@ -124,12 +124,13 @@ export class Screen {
     return null;
   }
   traySize() {
-    const t = this.obs().tray;
+    const o = this.obs();
+    const t = (o.table && o.table.tray) || o.tray;
     if (Array.isArray(t)) return [Number(t[0]) || 3, Number(t[1]) || 1.5];
     if (t && typeof t === "object") return [Number(t.frontage ?? t.width) || 3, Number(t.depth) || 1.5];
     return [3, 1.5];
   }
-  figures() { return Number(this.obs().figures) || 3; }
+  figures() { const o = this.obs(); return Number((o.table && o.table.figures) || o.figures) || 3; }
   sideName(seat) {
     const s = (this.obs().sides || [])[seat];
     return (s && s.name) || this.shell.seatName(seat);
@@ -138,11 +139,9 @@ export class Screen {
     const s = (this.obs().sides || [])[seat];
     return (s && s.colour) || SIDE_COLOURS[seat] || "#888888";
   }
-  /** A per-seat value of the observation: a list `[a, b]`, or `players[seat][key]`. */
+  /** A per-seat value of the observation: `sides[seat][key]`. */
   perSeat(key, seat) {
-    const o = this.obs();
-    if (Array.isArray(o[key])) return o[key][seat];
-    const p = (o.players || [])[seat];
+    const p = (this.obs().sides || [])[seat];
     return p ? p[key] : undefined;
   }
   activation() { return this.obs().activation || null; }
@@ -375,18 +374,9 @@ export class Screen {
 
   outcomeBounces() {
     const o = this.outcomeData();
-    if (!o) return [];
-    const list = [];
-    const add = (b) => {
-      if (!b) return;
-      const from = b.from || b.start;
-      const to = b.to || b.landing || b.end;
-      if (Array.isArray(from) && Array.isArray(to)) list.push({ from, to, label: `${this.unitName(b.unit)} bounces back` });
-    };
-    for (const b of o.bounces || []) add(b);
-    if (o.bounce && typeof o.bounce === "object") add(o.bounce);
-    for (const c of o.chain || o.combats || []) for (const b of c.bounces || (c.bounce && typeof c.bounce === "object" ? [c.bounce] : [])) add(b);
-    return list;
+    if (!o || !this.premeasure()) return [];
+    return (o.bounces || []).filter((b) => Array.isArray(b.from) && Array.isArray(b.to))
+      .map((b) => ({ from: b.from, to: b.to, unit: b.unit, label: `${this.unitName(b.unit)} ${b.push ? "is pushed" : "bounces back"}` }));
   }
 
   ghosts() {
@@ -402,10 +392,16 @@ export class Screen {
     }
     const o = this.outcomeData();
     if (o) {
-      const contact = o.contact || o.attacker_end || o.end;
-      const t = contact && (Array.isArray(contact.centre) ? contact : null);
-      if (t) out.push({ at: t.centre, width: w, depth: d, facing: Number(t.facing) + 90, kind: "contact", testid: "fa-ghost-contact" });
-      for (const b of this.outcomeBounces()) out.push({ at: b.to, width: w, depth: d, facing: 90, kind: "landing", testid: "fa-ghost-landing" });
+      const t = o.contact && Array.isArray(o.contact.centre) && this.premeasure() ? o.contact : null;
+      if (t) {
+        const aim = this.trayOf(this.unit(this.pending && this.pending.action.target));
+        const facing = typeof t.facing === "number" ? t.facing : aim ? facingOf(t.centre, aim.centre) : 0;
+        out.push({ at: t.centre, width: w, depth: d, facing: facing + 90, kind: "contact", testid: "fa-ghost-contact" });
+      }
+      this.outcomeBounces().forEach((b, i) => {
+        const own = this.trayOf(this.unit(b.unit));
+        out.push({ at: b.to, width: w, depth: d, facing: (own ? own.facing : 0) + 90, kind: "landing", testid: `fa-ghost-landing-${i}` });
+      });
     }
     return out;
   }
@@ -430,12 +426,10 @@ export class Screen {
   bidState(seat) {
     const o = this.obs();
     if (o.phase !== "bid" && o.phase !== "terrain_bid") return "";
-    const key = o.phase === "bid" ? "bids" : "terrain_bids";
+    const key = o.phase === "bid" ? "bid" : "terrain_bid";
     const amount = this.perSeat(key, seat);
     if (typeof amount === "number") return `bid ${amount}`;
-    const inKey = o.phase === "bid" ? "has_bid" : "has_terrain_bid";
-    const done = this.perSeat(inKey, seat) ?? this.perSeat("bid_in", seat);
-    return done ? "has bid" : "";
+    return this.perSeat(`${key}_in`, seat) ? "has bid" : "";
   }
 
   prompt(view) {
@@ -473,7 +467,7 @@ export class Screen {
   }
 
   pendingWords(o) {
-    const p = o.pending || {};
+    const p = o.interruption || {};
     if (p.text) return p.text;
     const kind = humanise(p.kind || "");
     const who = p.defender !== undefined ? this.unitName(p.defender) : p.unit !== undefined ? this.unitName(p.unit) : "";
@@ -490,7 +484,7 @@ export class Screen {
     switch (o.phase) {
       case "muster": fill(this.elPanel, this.armyPanel(o)); break;
       case "terrain_bid": fill(this.elPanel, this.bidPanel(TERRAIN_BID_MAX, "terrain_bid")); break;
-      case "bid": fill(this.elPanel, this.bidPanel(this.perSeat("limits", this.seat()) ?? this.perSeat("limit", this.seat()) ?? 10, "bid")); break;
+      case "bid": fill(this.elPanel, this.bidPanel(this.perSeat("limit", this.seat()) ?? 0, "bid")); break;
       case "terrain": fill(this.elPanel, this.terrainPanel(o)); break;
       case "seats": fill(this.elPanel, this.seatPanel()); break;
       case "interrupt": fill(this.elPanel, this.interruptPanel(o)); break;
@@ -510,7 +504,7 @@ export class Screen {
 
   armyPanel(o) {
     const seat = this.seat();
-    const budget = Number(o.dcp ?? (o.muster && o.muster.dcp)) || 0;
+    const budget = Number((o.table && o.table.dcp) ?? o.dcp) || 0;
     const offered = this.actionsOf("army");
     const out = [];
     if (offered.length) {
@@ -610,6 +604,7 @@ export class Screen {
           const amount = this.bidDraft.amount;
           this.bidDraft = null; // sealed: nothing of it stays on this screen
           this.send({ type, amount });
+          this.shell.render();
         } }, chosen === null ? "Choose your bid" : `Bid ${chosen} CP`),
     ];
   }
@@ -899,29 +894,49 @@ export class Screen {
 
   outcomeLines(o, action) {
     const out = [];
-    const lines = Array.isArray(o.lines) ? o.lines : Array.isArray(o.text) ? o.text : typeof o.text === "string" ? [o.text] : [];
     const target = action.target !== undefined ? this.unitName(action.target) : "";
-    if (o.damage !== undefined) {
+    const me = this.unitName(action.unit);
+    if (o.bands) {
+      // A shot without premeasuring: the outcome at each range band (the distance is not told).
+      out.push(h("p", {}, "Without premeasuring, the damage by range band:"));
+      for (const [band, b] of Object.entries(o.bands)) {
+        out.push(h("p", { testid: `fa-outcome-band-${band}` }, `${humanise(band)} band: ${b.damage === null ? "not allowed" : plural(b.damage, "hit point")}${b.destroyed ? ", destroyed" : ""}`));
+      }
+      return out;
+    }
+    if (o.stopped) out.push(h("p", { class: "fa-warn", testid: "fa-outcome-stopped" }, `It stops short: ${o.stopped.reason}`));
+    if (action.type === "engage" || action.type === "shoot" || o.damage !== null) {
       out.push(h("p", { class: "big-text", testid: "fa-outcome-damage", "data-damage": o.damage ?? "" },
-        o.damage === null ? "Not allowed to engage (NATE)" : `${plural(o.damage, "hit point")} of damage${target ? ` to ${target}` : ""}`));
+        o.damage === null || o.damage === undefined ? "No combat" : `${plural(o.damage, "hit point")} of damage${target ? ` to ${target}` : ""}${o.side ? ` (${o.side})` : ""}`));
     }
-    if (o.side) out.push(h("p", { testid: "fa-outcome-side" }, `On its ${o.side}.`));
-    if (o.counter_damage !== undefined && o.counter_damage !== null) out.push(h("p", { testid: "fa-outcome-counter" }, `Counterattack: ${plural(o.counter_damage, "hit point")} back.`));
-    if (o.destroyed !== undefined) out.push(h("p", { class: o.destroyed ? "fa-good" : "", testid: "fa-outcome-destroyed", "data-destroyed": o.destroyed ? "true" : "false" },
-      o.destroyed ? `${target || "The target"} is destroyed.` : `${target || "The target"} survives${o.hp_left !== undefined ? ` with ${o.hp_left} HP` : ""}.`));
-    if (o.attacker_destroyed) out.push(h("p", { class: "fa-bad", testid: "fa-outcome-attacker-destroyed" }, "Your unit is destroyed too."));
-    if (o.excess_move !== undefined && this.premeasure()) out.push(h("p", { testid: "fa-outcome-excess", "data-excess": o.excess_move }, o.excess_move > 0 ? `Excess damage: ${inches(o.excess_move)} of movement at once.` : "No excess movement."));
-    const bb = o.bounce_back ?? (typeof o.bounce === "string" ? o.bounce : null);
-    if (bb) out.push(h("p", { testid: "fa-outcome-bounce" }, `Bounce back: ${bb === "both" ? "both units" : bb === "attacker" ? "your unit" : target || "the defender"}.`));
-    for (const b of this.outcomeBounces()) {
-      out.push(h("p", { class: "muted", testid: "fa-outcome-landing" }, `${b.label}: lands at (${round2(b.to[0])}, ${round2(b.to[1])}).`));
+    if (o.counter_damage !== undefined && o.counter_damage !== null) out.push(h("p", { testid: "fa-outcome-counter" }, `${target} strikes back: ${plural(o.counter_damage, "hit point")}.`));
+    if (o.damage !== null && o.damage !== undefined) {
+      out.push(h("p", { class: o.destroyed ? "fa-good" : "", testid: "fa-outcome-destroyed", "data-destroyed": o.destroyed ? "true" : "false" },
+        o.destroyed ? `${target || "The target"} is destroyed.` : `${target || "The target"} survives${o.hp_left !== undefined && o.hp_left !== null ? ` with ${o.hp_left} HP` : ""}.`));
     }
-    const chain = o.chain || o.combats || [];
-    chain.forEach((c, i) => {
-      if (i === 0 && !o.chain) return; // combats[0] is the combat itself
-      out.push(h("p", { class: "fa-chain", testid: `fa-outcome-chain-${i}` }, c.text || `Then ${this.unitName(c.attacker)} fights ${this.unitName(c.defender)}: ${c.damage ?? "no"} damage${c.destroyed ? ", destroyed" : ""}.`));
+    if (o.attacker_destroyed) out.push(h("p", { class: "fa-bad", testid: "fa-outcome-attacker-destroyed" }, `${me} is destroyed too.`));
+    if (o.excess_move !== undefined && o.excess_move !== null && this.premeasure()) {
+      out.push(h("p", { testid: "fa-outcome-excess", "data-excess": o.excess_move }, o.excess_move > 0 ? `Excess damage: ${inches(o.excess_move)} of movement at once.` : "No excess movement."));
+    }
+    const bb = o.bounce_back;
+    if (bb) out.push(h("p", { testid: "fa-outcome-bounce" }, `Bounce back: ${bb === "both" ? "both units" : bb === "attacker" ? me : target || "the defender"}.`));
+    this.outcomeBounces().forEach((b, i) => out.push(h("p", { class: "muted", testid: `fa-outcome-landing-${i}` }, `${b.label}: lands at (${round2(b.to[0])}, ${round2(b.to[1])}).`)));
+    for (const b of o.blocked || []) out.push(h("p", { class: "muted", testid: "fa-outcome-blocked" }, `${this.unitName(b.unit)} cannot bounce back: loses 1 HP (${b.hp} left).`));
+    const shown = new Set();
+    (o.combats || []).forEach((c, i) => {
+      if (!i) return; // the first combat is the headline above
+      if (c.text) shown.add(c.text);
+      out.push(h("p", { class: "fa-chain", testid: `fa-outcome-chain-${i}` }, `Chain: ${c.text || `${this.unitName(c.attacker)} against ${this.unitName(c.defender)}, ${c.damage} damage`}`));
     });
-    for (const line of lines) out.push(h("p", { class: "fa-outcome-line" }, line));
+    const lines = (o.lines || []).filter((l) => !shown.has(l));
+    if (lines.length) out.push(h("details", { class: "fa-account", testid: "fa-outcome-account", open: window.innerHeight > 700 }, h("summary", {}, "Step by step"),
+      h("ol", {}, lines.map((l) => h("li", {}, l)))));
+    for (const i of o.interruptions || []) {
+      const alt = o.if_interrupted && o.if_interrupted.key === i.key ? o.if_interrupted : null;
+      const then = alt && alt.damage !== null && alt.damage !== undefined ? `: then ${plural(alt.damage, "hit point")}${alt.counter_damage ? `, ${alt.counter_damage} back` : ""}${alt.destroyed ? ", destroyed" : ""}${alt.attacker_destroyed ? `, ${me} destroyed` : ""}` : "";
+      out.push(h("p", { class: "fa-warn", testid: `fa-outcome-interrupt-${i.key}` }, `The enemy may answer with ${this.stratFacts(i.key).name} (${this.costText(i.key) || "?"})${then}.`));
+    }
+    if (o.measured === false) out.push(h("p", { class: "muted" }, "Without premeasuring: if it reaches."));
     if (Array.isArray(o.clauses) && o.clauses.length) out.push(h("p", { class: "muted small" }, o.clauses.join(" · ")));
     return out;
   }
@@ -938,7 +953,7 @@ export class Screen {
         h("h3", {}, this.sideName(seat)),
         mine.map((u) => {
           const onTable = Boolean(this.trayOf(u));
-          const state = u.destroyed ? "destroyed" : onTable ? `${u.hp} HP` : u.hp !== undefined ? `to deploy · ${u.hp} HP` : "to deploy";
+          const state = u.destroyed ? "destroyed" : onTable ? `${u.hp} HP` : `${u.type === "seat" ? "to place" : "to deploy"} · ${u.hp} HP`;
           const marks = [u.general && "General", u.braced && "braced", u.transfixed && "transfixed", u.skirmishing && "skirmishing",
             ...(u.stratagems || []).map((k) => this.stratFacts(k).name)].filter(Boolean);
           return h("button", { type: "button", class: ["fa-roster-row", u.destroyed && "dead", this.selected === u.id && "selected", active === u.id && "active",
@@ -957,7 +972,7 @@ export class Screen {
     const items = [0, 1].map((seat) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: this.sideColour(seat) }, "aria-hidden": "true" }),
       this.sideName(seat)));
     items.push(h("span", { class: "legend-item" }, "H hero · Wz wizard · M monster · K knight · WM war machine · T troop · S Seat of Power"),
-      h("span", { class: "legend-item" }, "white edge: the tray's front · number: HP"),
+      h("span", { class: "legend-item" }, "yellow edge: the tray's front · number: HP"),
       ...DESIGNATIONS.map((d) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", `fa-swatch-${d}`], "aria-hidden": "true" }), DESIGNATION_WORDS[d])));
     if (!this.premeasure()) items.push(h("span", { class: "legend-item", testid: "fa-no-premeasure" }, "Don't premeasure: no distances shown"));
     if (o.options && o.options.win) items.push(h("span", { class: "legend-item" }, `Win by destroying the ${o.options.win === "seat" ? "Seat of Power" : "General's unit"}`));
@@ -1017,7 +1032,8 @@ export class Screen {
     this.plan = null;
     this.check = null;
     this.deployEdge = null;
-    this.shell.select(this.selected === id && active !== id ? null : id);
+    if (this.selected !== id || !this.selection) this.shell.select(id);
+    else this.shell.render();
   }
 
   tapPoint(p) {
