@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from iwgt.games.anvil.rules import fights_as, rules
 from iwgt.games.anvil.state import AnvilState, Unit
@@ -99,6 +99,7 @@ def harm_value(state: AnvilState, u: Unit, damage: int) -> float:
 # ---------------------------------------------------------------- tray geometry (cheap, for scoring only)
 
 
+@lru_cache(maxsize=4096)
 def _axes(facing: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """The tray's forward and right unit vectors (facing 0 = +y, counter-clockwise positive)."""
     r = math.radians(facing)

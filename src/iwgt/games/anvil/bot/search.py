@@ -50,6 +50,7 @@ from iwgt.games.anvil.actions import (
     Move,
     Pass,
     Shoot,
+    Steady,
     Stratagem,
     TerrainBid,
 )
@@ -59,6 +60,7 @@ from iwgt.games.anvil.bot.evaluation import (
     evaluate,
     gap,
     harm_value,
+    move_of,
     target_of,
     threats,
     tray_of,
@@ -66,7 +68,7 @@ from iwgt.games.anvil.bot.evaluation import (
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.state import AnvilState, Unit
-from iwgt.geometry.trays import facing_towards
+from iwgt.geometry.trays import facing_towards, facing_vector
 
 ROOT_BUDGET = 260
 """The most ``apply`` calls one decision may make (about 1-2 ms each on the battle scenario)."""
@@ -98,6 +100,24 @@ CLEAR = 1.0
 """A move may not end within this many inches of an enemy tray (FA-MS-04)."""
 SLACK = 0.15
 """Inches kept beyond ``CLEAR`` by the spots beside an enemy (rounding must not bring them within 1")."""
+REACH_SLACK = 0.5
+"""Enemies this much beyond the movement left are still tried for an engage (the engine measures)."""
+NEAR_SLACK = 2.0
+"""An enemy within the unit's Move and this many inches is near (Brace, Skirmishing, no March)."""
+SPELL_USERS = ("wizard", "monster")
+"""Who casts Spells or uses Naturals (FA-ST-06)."""
+SPELL_RANGE = 12.0
+"""The range of Fireball, Transfix and Drain Life (FA-SN)."""
+STEADY_RANGE = 6.0
+"""Steady reaches a friend this near (FA-SH-02)."""
+SUMMON_AHEAD = 4.0
+"""Inches ahead of the caster a Summon Subjects Troop is placed."""
+GRID_DIRECTIONS = (0.0, 45.0, -45.0, 90.0, -90.0, 180.0)
+"""Directions (degrees from the unit's facing) of the bot's spread of moves."""
+GRID_SHARES = (1.0, 0.5)
+"""Shares of the movement left the spread goes."""
+ALLOWANCE_SLACK = 0.01
+"""Inches short of the whole allowance a move stops (rounding must not take it beyond)."""
 BISECTIONS = 12
 """Halvings that find how far a straight move towards an enemy may go."""
 
@@ -427,38 +447,85 @@ class AnvilBot:
         return None if best is None else best[1]
 
     def _candidates(self, state: AnvilState, seat: int) -> list[Action]:
-        """The actions worth trying next in our activation: every non-move action, and the best moves."""
-        legal: Sequence[Action] = self.game.legal_actions(state, seat)
-        moves = [a for a in legal if isinstance(a, Move)]
-        others = [a for a in legal if not isinstance(a, Move | EndActivation | Pass)]
-        enemies_near = self._enemies_near(state, seat)
-        kept: list[Action] = []
-        for a in others:
-            if isinstance(a, Stratagem) and a.key == "march" and enemies_near:
-                continue  # March forbids the engage that a nearby enemy invites
-            if isinstance(a, Cast) and a.spell == "summon_subjects" and len(kept) > 12:
-                continue
-            kept.append(a)
-        kept.sort(key=self._priority)
-        return kept + self._best_moves(state, seat, moves + self._custom_moves(state, seat))
-
-    def _priority(self, a: Action) -> int:
-        """Engages and shots first (a beam cut keeps them), then spells, then the rest."""
-        if isinstance(a, Engage | Shoot):
-            return 0
-        if isinstance(a, Cast):
-            return 1
-        if isinstance(a, Stratagem):
-            return 2
-        return 3
-
-    def _enemies_near(self, state: AnvilState, seat: int) -> bool:
-        """Whether an enemy stands within charge reach of the active unit."""
+        """The actions worth trying next in our activation, made from the spec's action shapes (``apply``
+        judges each: asking the engine for all its legal actions at every node would cost far more):
+        toggles that fit the moment, engages and shots at enemies in reach, spells, Steady, and the best
+        few moves."""
         u = state.active
-        if u is None or u.tray is None:
-            return False
-        reach = rules().units[u.type].move + 8.0  # type: ignore[index]
-        return any(gap(u.tray, tray_of(e)) <= reach for e in state.enemies(seat))
+        act = state.activation
+        if u is None or u.tray is None or act is None:
+            return []
+        here = u.tray
+        out: list[Action] = []
+        used = set(act.stratagems)
+        enemies = [(gap(here, tray_of(e)), e) for e in state.enemies(seat)]
+        enemies.sort(key=lambda pair: (pair[0], pair[1].id))
+        reach = act.allowance
+        in_reach = [e for g, e in enemies if g <= reach + REACH_SLACK]
+        near = any(g <= move_of(u) + NEAR_SLACK for g, _ in enemies)
+        shooter = u.has("shooter")
+        in_range = [e for g, e in enemies if g <= rules().constants.ballistics_front] if shooter else []
+        for e in in_reach:
+            out.append(Engage(u.id, e.id))
+        for e in in_range:
+            out.append(Shoot(u.id, e.id))
+        if u.type in SPELL_USERS:
+            for g, e in enemies:
+                if g > SPELL_RANGE:
+                    break
+                for spell in ("fireball", "drain_life", "transfix") if u.type == "wizard" else ("fireball",):
+                    out.append(Cast(u.id, spell, target=e.id))
+            if u.general and u.type == "wizard":
+                fx, fy = facing_vector(here.facing)
+                spot = (
+                    round(here.centre[0] + fx * SUMMON_AHEAD, 2),
+                    round(here.centre[1] + fy * SUMMON_AHEAD, 2),
+                )
+                out.append(Cast(u.id, "summon_subjects", point=spot, facing=here.facing))
+        if u.general:
+            for f in state.on_table(seat):
+                if (
+                    f.id != u.id
+                    and not f.is_seat
+                    and f.hp < f.start_hp
+                    and gap(here, tray_of(f)) <= STEADY_RANGE
+                ):
+                    out.append(Steady(u.id, f.id))
+        if "hammerblow" not in used and (in_reach or in_range):
+            out.append(Stratagem("hammerblow"))
+        if not act.moved and not act.engaged:
+            if "brace" not in used and near:
+                out.append(Stratagem("brace"))
+            if "march" not in used and not near and act.allowance > 0:
+                out.append(Stratagem("march"))
+            if "skirmishing" not in used and u.type == "troop" and near and not in_reach:
+                out.append(Stratagem("skirmishing"))
+        moves = self._own_grid(state, u) + self._custom_moves(state, seat)
+        return out + self._best_moves(state, seat, moves)
+
+    def _own_grid(self, state: AnvilState, u: Unit) -> list[Move]:
+        """A spread of straight moves: a few directions from the unit's facing at full and half allowance,
+        each ending facing the nearest enemy (``apply`` refuses those that cross or end badly)."""
+        act = state.activation
+        if act is None or u.tray is None or act.allowance < MIN_STEP:
+            return []
+        here = u.tray
+        enemies = state.enemies(u.seat)
+        out: list[Move] = []
+        for rel in GRID_DIRECTIONS:
+            dx, dy = facing_vector(here.facing + rel)
+            for share in GRID_SHARES:
+                dist = act.allowance * share - ALLOWANCE_SLACK
+                if dist < MIN_STEP:
+                    continue
+                to = (round(here.centre[0] + dx * dist, 2), round(here.centre[1] + dy * dist, 2))
+                if enemies:
+                    nearest = min(enemies, key=lambda e: math.dist(tray_of(e).centre, to))
+                    facing = round(facing_towards(to, tray_of(nearest).centre), 1)
+                else:
+                    facing = here.facing
+                out.append(Move(u.id, (to,), facing))
+        return out
 
     def _custom_moves(self, state: AnvilState, seat: int) -> list[Move]:
         """Moves the engine's spread may not offer: straight at each near enemy (stopping short of 1"), and
