@@ -48,6 +48,8 @@ MOVE_FRACTIONS = (1.0, 0.5)
 """Shares of the reach in a direction the legal actions offer."""
 MIN_OFFERED_MOVE = 0.5
 """The shortest move (inches) the legal actions bother to offer."""
+BISECTIONS = 24
+"""Halvings of a leg when finding how far an allowance carries a unit through halving ground (2^-24 of it)."""
 SHORT_STEP = 0.25
 """Inches an unpremeasured order falling short backs off by until its end is a legal place."""
 DEPLOY_SPREAD = 7
@@ -179,9 +181,12 @@ def why_not_leg(
         return "the move would leave the table"
     if math.dist(start.centre, to) < 1e-9:
         return None
-    sweep = leg_sweep(start, to)
-    if not fly and in_impassable(sweep, state.terrain()):
-        return "the move would cross impassable terrain"
+    sweep: Polygon | None = None  # built only when something lies near the leg
+    features = state.terrain()
+    if not fly and any(f.impassable for f in features):
+        sweep = leg_sweep(start, to)
+        if in_impassable(sweep, features):
+            return "the move would cross impassable terrain"
     if not through:
         reach = _radius(start)
         for other in others(state, unit.id):
@@ -189,6 +194,7 @@ def why_not_leg(
             assert t is not None
             if _point_segment(t.centre, start.centre, to) > reach + _radius(t) + GAP_EPS:
                 continue
+            sweep = leg_sweep(start, to) if sweep is None else sweep
             if sweep.intersection(t.polygon()).area > AREA_EPS:
                 return f"the move would cross {other.name}"
     return None
@@ -196,15 +202,22 @@ def why_not_leg(
 
 def leg_cost(state: AnvilState, a: XY, b: XY, *, fly: bool) -> float:
     """What a straight leg costs: its length, each inch in halving terrain 2 (not with Fly/Burrow)."""
-    if fly:
+    features = state.terrain()
+    if fly or not any(f.halves for f in features):
         return math.dist(a, b)
-    return halved_length(a, b, state.terrain())
+    return halved_length(a, b, features)
 
 
 def _point_at_cost(state: AnvilState, a: XY, b: XY, budget: float, *, fly: bool) -> XY:
     """The furthest point of the leg a->b reachable for ``budget`` inches of allowance."""
+    length = math.dist(a, b)
+    if length < 1e-12:
+        return a
+    if fly or not any(f.halves for f in state.terrain()):
+        share = max(0.0, min(1.0, budget / length))
+        return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
     lo, hi = 0.0, 1.0
-    for _ in range(30):
+    for _ in range(BISECTIONS):
         mid = (lo + hi) / 2
         p = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
         if leg_cost(state, a, p, fly=fly) <= budget + 1e-9:
@@ -353,7 +366,10 @@ def move_targets(
                     blockers.append(poly)
         for rel in MOVE_DIRECTIONS:
             d = facing_vector(tray.facing + rel)
-            reach = stop_short(tray, d, allowance, stops_at=blockers, edges=(w, h), gap=gap).moved
+            if _clear(tray, d, allowance, blockers, gap):
+                reach = min(allowance, _edge_reach(tray, d, w, h))
+            else:
+                reach = stop_short(tray, d, allowance, stops_at=blockers, edges=(w, h), gap=gap).moved
             for share in MOVE_FRACTIONS:
                 dist = reach * share
                 if dist < MIN_OFFERED_MOVE:
@@ -385,6 +401,40 @@ def move_targets(
             seen.add((here, facing))
             out.append(((here,), facing))
     return out
+
+
+def _edge_reach(tray: Tray, d: XY, width: float, height: float) -> float:
+    """How far the tray slides along unit ``d`` and still lies wholly on the table."""
+    best = math.inf
+    for x, y in tray.corners():
+        for pos, k, top in ((x, d[0], width), (y, d[1], height)):
+            if k > 1e-12:
+                best = min(best, (top - pos) / k)
+            elif k < -1e-12:
+                best = min(best, pos / -k)
+    return max(0.0, best)
+
+
+def _clear(tray: Tray, d: XY, distance: float, blockers: list[Polygon | Tray], gap: float) -> bool:
+    """Whether nothing can stop a slide along ``d``: every blocker's bounding circle (or box) stays more than
+    the tray's reach away from the centre's path (a quick, conservative test before the exact slide)."""
+    a = tray.centre
+    b = (a[0] + d[0] * distance, a[1] + d[1] * distance)
+    r = _radius(tray) + gap + GAP_EPS
+    for blocker in blockers:
+        if isinstance(blocker, Tray):
+            if _point_segment(blocker.centre, a, b) <= r + _radius(blocker):
+                return False
+        else:
+            x0, y0, x1, y1 = blocker.bounds
+            if (
+                min(a[0], b[0]) - r <= x1
+                and x0 <= max(a[0], b[0]) + r
+                and min(a[1], b[1]) - r <= y1
+                and y0 <= max(a[1], b[1]) + r
+            ):
+                return False
+    return True
 
 
 @lru_cache(maxsize=256)
