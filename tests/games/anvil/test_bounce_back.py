@@ -8,9 +8,13 @@ table (+y), its rear edge starting at y = 15.75. The defender's seat has no CP (
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import LineString, Polygon
 
 from iwgt.games.anvil.actions import Engage, Stratagem
 from iwgt.games.anvil.combat import MAX_CHAIN
+from iwgt.geometry.trays import tray_gap, within_table
 
 from .kit import act, block, kinds, of, place, table
 
@@ -157,3 +161,34 @@ def test_no_bounce_after_hammerblow_destroys() -> None:
     s, _ = act(s, Stratagem("hammerblow"))
     s, ev = act(s, Engage(0, 1))
     assert "BouncedBack" not in kinds(ev) and s.unit(1).destroyed
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rx=st.floats(8, 24),
+    ry=st.floats(16, 26),
+    rw=st.floats(0.5, 8),
+    rh=st.floats(0.5, 6),
+    fx=st.floats(10, 26),
+    fy=st.floats(17, 26),
+)
+def test_a_bounce_back_never_ends_in_impassable_terrain_or_on_a_tray(
+    rx: float, ry: float, rw: float, rh: float, fx: float, fy: float
+) -> None:
+    """FA-BB-03 (property): wherever impassable ground and a friend stand behind the defender (both at
+    least 1" from it to start with), its bounce back ends wholly on the table, at least 1" from both."""
+    rock = block(rx, ry, rx + rw, ry + rh, impassable=True)
+    friend = place(1, "troop", fx, fy)
+    s = table([place(0, "troop", 18, 10), place(1, "troop", 18, 15), friend], cp=(10, 0), features=(rock,))
+    d0, f0 = s.unit(1).tray, s.unit(2).tray
+    assert d0 is not None and f0 is not None
+    wall = rock.feature.polygon()
+    assume(Polygon(d0.corners()).distance(wall) >= 1.0 and tray_gap(d0, f0) >= 1.0)
+    assume(Polygon(f0.corners()).distance(wall) > 0 and within_table(f0, 36, 36))
+    assume(Polygon(s.unit(0).tray.corners()).distance(wall) > 0)  # type: ignore[union-attr]
+    assume(LineString([(18, 10.75), (18, 13.5)]).distance(wall) > 2)
+    s, _ = act(s, Engage(0, 1))
+    d = s.unit(1).tray
+    assert d is not None
+    assert Polygon(d.corners()).distance(wall) >= 1.0 - 1e-3
+    assert tray_gap(d, f0) >= 1.0 - 1e-3 and within_table(d, 36, 36)

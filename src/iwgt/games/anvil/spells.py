@@ -70,7 +70,7 @@ SPELLS: Final = ("fireball", "stormwind", "transfix", "drain_life", "summon_subj
 """The spells and naturals, in the text's order."""
 SUMMON_EXTRAS: Final = ("swiftness", "fear")
 """What a summoned Troop may be given (FA-SN-13; Shooter would leave it at 0 HP, FA-SD-09)."""
-STORM_DISTANCES: Final = (6.0, 3.0)
+STORM_DISTANCES: Final = (6.0,)
 """The Stormwind distances the legal actions list (any distance up to 6" may be ordered)."""
 SUMMON_RINGS: Final = (3.0, 6.0, 12.0)
 """How far from the caster the listed Summon Subjects placements are (any legal point may be ordered)."""
