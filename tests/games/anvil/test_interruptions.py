@@ -195,3 +195,20 @@ def test_counterattack_in_a_chain_and_the_bounce_backs_left_after_it() -> None:
     assert s.unit(1).destroyed and s.unit(0).hp == 2
     assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 10.5))
     assert s.cp == (10, 7) and s.pending is None and s.phase == "activation"
+
+
+def test_through_the_game_the_interrupter_is_to_move_and_answers() -> None:
+    """FA-ST-05 via AnvilGame: the engage is legal for seat 0; then seat 1 is to move with exactly
+    Interrupt or Decline; its answer goes back to seat 0's activation."""
+    from iwgt.games.anvil.game import AnvilGame
+
+    game = AnvilGame()
+    s = table([place(0, "troop", 18, 10), place(1, "troop", 18, 15)], cp=(10, 10))
+    assert game.to_move(s) == 0 and Engage(0, 1) in game.legal_actions(s, 0)
+    s, _ = game.apply(s, Engage(0, 1))
+    assert game.to_move(s) == 1
+    assert list(game.legal_actions(s, 1)) == [Interrupt("counterattack", 1), Decline()]
+    assert list(game.legal_actions(s, 0)) == []
+    s, ev = game.apply(s, Interrupt("counterattack", 1))
+    assert game.to_move(s) == 0 and s.unit(0).hp == 2 and s.unit(1).hp == 2
+    assert "BouncedBack" in kinds(ev)

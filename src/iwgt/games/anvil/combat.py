@@ -6,7 +6,8 @@ Entry points for ``game.py`` (each returns the new state and the events, refusin
   actions legal now (empty outside an activation or while an interruption is awaited).
 - ``interrupt_actions(state)``: while ``state.pending`` is set: the ``Interrupt`` it offers and ``Decline``.
 - ``apply_combat(state, action)``: any of those actions (dispatches to the functions below).
-- ``apply_engage(state, Engage)``; ``apply_interrupt(state, Interrupt)``; ``apply_decline(state, Decline)``;
+- ``apply_engage(state, Engage)``; ``apply_interrupt(state, Interrupt)``; ``apply_decline(state, Decline)``
+  (``resume(state, answer)`` is either);
   ``shooting.apply_shoot``; ``spells.apply_cast``; ``heroic.apply_steady``; ``heroic.apply_raise_champion``;
   ``stratagems.apply_stratagem``.
 - ``plan_engage(state, unit, target)``: where an engage ends, its side and cost (the table's preview).
@@ -583,6 +584,13 @@ def apply_decline(state: AnvilState, action: Decline) -> tuple[AnvilState, list[
     else:
         c = replace(c, hero_of_the_day=False, stage="apply")
     return proceed(state, c, events), events
+
+
+def resume(state: AnvilState, answer: Interrupt | Decline) -> tuple[AnvilState, list[Event]]:
+    """Continue the paused resolution (a combat or a spell) with the interrupter's answer."""
+    if isinstance(answer, Interrupt):
+        return apply_interrupt(state, answer)
+    return apply_decline(state, answer)
 
 
 # --- the dispatchers for game.py -------------------------------------------------------------------------
