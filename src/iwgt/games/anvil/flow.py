@@ -300,7 +300,7 @@ def game_over(state: AnvilState, events: list[Event]) -> Flow | None:
         return finish(state, None, f"a draw: both sides lost their {what} at once", events)
     if lost:
         loser = lost[0]
-        return finish(state, 1 - loser, f"{sides[1 - loser].name} destroyed the enemy {what}", events)
+        return finish(state, 1 - loser, f"{sides[loser].name}'s {what} is destroyed", events)
     empty = [s for s in (0, 1) if not any(u.seat == s and not u.destroyed for u in state.units)]
     if len(empty) == 2:
         return finish(state, None, "a draw: neither side has a unit left", events)

@@ -664,4 +664,13 @@ def seat_spots(state: AnvilState, unit: Unit) -> list[XY]:
         for x in _spread(f / 2, w - f / 2, DEPLOY_SPREAD):
             if why_not_seat(state, unit, (x, round(y, 2))) is None:
                 out.append((x, round(y, 2)))
-    return out
+    if out:
+        return out
+    # Terrain may cover every point of the spread: look at every inch of the zone, and offer a few.
+    fine = [
+        (x, round(h - depth if unit.seat == 1 else depth, 2))
+        for depth in _spread(d / 2, zone - d / 2, int(zone))
+        for x in _spread(f / 2, w - f / 2, int(w))
+    ]
+    legal = [c for c in fine if why_not_seat(state, unit, c) is None]
+    return legal[:: max(1, len(legal) // DEPLOY_SPREAD)]

@@ -23,7 +23,7 @@ counter-clockwise positive). The observation (``observe(state, seat)``):
   "placer": 0 | 1 | null, "first_placer": 0 | 1, "bid_round": 0..,
   "features": [{"seat", "piece", "name", "centre", "rotation", "outline", "halves", "blocks",
                 "impassable"}],
-  "units": [{"id", "seat", "type", "name", "general", "stratagems", "hp", "start_hp", "dcp",
+  "units": [{"id", "seat", "type", "name", "general", "stratagems", "hp", "start_hp", "dcp", "worth",
              "deploy_cost", "move", "on_table", "waiting", "destroyed", "summoned", "braced", "transfixed",
              "skirmishing", "tray": {"centre", "facing", "frontage", "depth", "corners"} | null}],
   "activation": {"unit", "seat", "stratagems", "allowance", "moved", "engaged", "shot", "deployed",
@@ -42,7 +42,7 @@ from typing import Any
 
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.anvil import actions as act
-from iwgt.games.anvil.army import deploy_cost
+from iwgt.games.anvil.army import deploy_cost, unit_dcp
 from iwgt.games.anvil.flow import score, to_move, worth
 from iwgt.games.anvil.movement import base_allowance
 from iwgt.games.anvil.state import AnvilState, Unit, pair
@@ -101,7 +101,8 @@ def _unit(state: AnvilState, u: Unit) -> JSON:
         "stratagems": list(u.stratagems),
         "hp": u.hp,
         "start_hp": u.start_hp,
-        "dcp": worth(u),
+        "dcp": 0 if u.is_seat else unit_dcp(u),
+        "worth": worth(u),
         "deploy_cost": None if u.is_seat else deploy_cost(u),
         "move": 0.0 if u.is_seat else round(base_allowance(u), PLACES),
         "on_table": u.on_table,
