@@ -276,25 +276,37 @@ def test_a_skirmish_against_the_bot_through_the_screen(solo: Page) -> None:
             shot(page, f"anvil_phase_{phase}")
         if phase == "muster":
             build_army(page)
-        elif phase == "terrain_bid":
-            bid(page, 2)
-        elif phase == "terrain":
-            place_features(page, v["seat"])
-        elif phase == "seats":
-            tap_table(page, (obs["table"]["width"] / 2, 4.0))
-            expect(tid(page, "fa-ghost-seat")).to_have_count(1)
-            act_and_wait(page, "fa-place-seat")
-        elif phase == "bid":
-            bid(page, min(4, obs["limits"][v["seat"]] if isinstance(obs.get("limits"), list) else 4))
-        elif phase == "interrupt":
-            act_and_wait(page, "fa-decline")
         elif phase == "activation":
             engaged = activation_step(page, v) or engaged
         else:
-            raise AssertionError(f"unexpected phase {phase}")
+            setup_step(page, v)
     assert steps < MAX_STEPS, "the game did not advance"
     assert engaged, "no engage was made through the outcome preview and Confirm"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def setup_step(page: Page, v: dict[str, Any]) -> None:
+    """One act of the person's before the activations (the army is the scenario's), or an interruption's
+    answer (decline)."""
+    obs = v["observation"]
+    phase = obs["phase"]
+    if phase == "muster":
+        act_and_wait(page, "fa-army-suggested")
+    elif phase == "terrain_bid":
+        bid(page, 2)
+    elif phase == "terrain":
+        place_features(page, v["seat"])
+    elif phase == "seats":
+        tap_table(page, (obs["table"]["width"] / 2, 4.0))
+        expect(tid(page, "fa-ghost-seat")).to_have_count(1)
+        act_and_wait(page, "fa-place-seat")
+    elif phase == "bid":
+        bid(page, min(4, obs["sides"][v["seat"]]["limit"]))
+    elif phase == "interrupt":
+        expect(tid(page, "fa-decline")).to_be_visible()
+        act_and_wait(page, "fa-decline")
+    else:
+        raise AssertionError(f"unexpected phase {phase}")
 
 
 def activation_step(page: Page, v: dict[str, Any]) -> bool:
@@ -307,6 +319,14 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         )
     targets = page.locator('[data-testid^="fa-target-engage-"]')
     if active is not None and targets.count():
+        hammer = tid(page, "fa-strat-hammerblow")
+        if (
+            hammer.count()
+            and obs["sides"][v["seat"]]["cp"] >= 3
+            and "hammerblow" not in obs["activation"]["stratagems"]
+        ):
+            act_and_wait(page, "fa-strat-hammerblow")  # +1 damage, paid now (2 CP): the outcome counts it
+            return False
         targets.first.click()
         expect(tid(page, "fa-outcome")).to_be_visible()
         expect(tid(page, "fa-confirm")).to_be_enabled()
@@ -325,7 +345,15 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
             step = max(0.0, min(act["allowance"] - 0.2, d - 4.0))
             if step > 0.5:
                 goal = (me[0] + (to[0] - me[0]) * step / d, me[1] + (to[1] - me[1]) * step / d)
-                tap_table(page, goal)
+                if obs["turn"] % 2:  # drag the tray there, or (even turns) tap the point
+                    start = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", me)
+                    end = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", list(goal))
+                    page.mouse.move(start[0], start[1])
+                    page.mouse.down()
+                    page.mouse.move(end[0], end[1], steps=6)
+                    page.mouse.up()
+                else:
+                    tap_table(page, goal)
                 expect(tid(page, "fa-ghost-plan")).to_have_count(1)
                 page.wait_for_function("() => window.iwgtTable.game.check !== null", timeout=WAIT_MS)
                 if page.evaluate("() => window.iwgtTable.game.check.legal"):
@@ -408,7 +436,8 @@ def test_the_first_bid_is_never_shown_to_the_second_player(server: Server, brows
         cover = page.evaluate(
             """() => { const el = document.querySelector('[data-testid="pass-screen"]');
                      const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
-                     return {bg: s.backgroundColor, w: r.width, h: r.height, vw: innerWidth, vh: innerHeight}; }"""
+                     return {bg: s.backgroundColor, w: r.width, h: r.height,
+                             vw: innerWidth, vh: innerHeight}; }"""
         )
         assert cover["bg"] == "rgb(5, 7, 10)" and cover["w"] >= cover["vw"] and cover["h"] >= cover["vh"], (
             cover
@@ -434,3 +463,64 @@ def test_the_first_bid_is_never_shown_to_the_second_player(server: Server, brows
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()
+
+
+# -- 4. phone and tablet: the acts of an activation in reach ------------------------------------------------
+
+FITS_JS = """id => { const el = document.querySelector(`[data-testid="${id}"]`); if (!el) return false;
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return r.x >= 0 && r.y >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5
+         && Boolean(hit && el.contains(hit)); }"""
+
+
+def in_reach(page: Page, testid: str) -> None:
+    """The element is wholly on the screen without scrolling, and a tap at its middle reaches it."""
+    page.wait_for_function(FITS_JS, arg=testid, timeout=WAIT_MS)
+
+
+@needs_game
+@pytest.mark.timeout(600)
+def test_on_a_phone_and_a_tablet_the_acts_are_in_reach(solo: Page) -> None:
+    page = solo
+    for _ in range(MAX_STEPS):  # the set-up at the desktop size, to the person's first activation
+        wait_settled(page)
+        v = view(page)
+        assert v["status"] == "playing"
+        if v["observation"]["phase"] == "activation":
+            break
+        setup_step(page, v)
+    v = view(page)
+    waiting = [
+        u
+        for u in v["observation"]["units"]
+        if u["seat"] == v["seat"] and u["waiting"] and u["type"] != "seat"
+    ]
+    assert waiting, "a unit to deploy"
+    for size, name in ((PHONE, "phone"), (TABLET, "tablet")):
+        page.set_viewport_size(size)
+        # Deploying: the roster's row picks the unit, the prompt says how; Pass stays in reach.
+        tid(page, f"fa-roster-{waiting[0]['id']}").click()
+        expect(tid(page, "fa-deploy-how")).to_be_visible()
+        in_reach(page, "fa-deploy-how")
+        in_reach(page, "fa-pass")
+        for chip in ("fa-cp-0", "fa-cp-1"):  # CP left for each side, always in view
+            in_reach(page, chip)
+        shot(page, f"anvil_08_{name}_deploy")
+    page.set_viewport_size(DESKTOP)
+    before = version(page)
+    x = v["observation"]["table"]["width"] / 2
+    tap_table(page, (x, 1.0))
+    wait_version(page, before + 1)
+    active = view(page)["observation"]["activation"]["unit"]
+    page.wait_for_function(
+        "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=active
+    )
+    tap_table(page, (x, 5.0))  # a move planned: its controls
+    expect(tid(page, "fa-ghost-plan")).to_have_count(1)
+    for size, name in ((PHONE, "phone"), (TABLET, "tablet")):
+        page.set_viewport_size(size)
+        for testid in ("fa-move-go", "fa-turn-left", "fa-end"):
+            in_reach(page, testid)
+        shot(page, f"anvil_09_{name}_move")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]

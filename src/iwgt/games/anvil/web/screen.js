@@ -161,7 +161,10 @@ export class Screen {
   stratFacts(key) {
     const c = this.cat || {};
     const list = Array.isArray(c.stratagems) ? c.stratagems : Object.entries(c.stratagems || {}).map(([k, v]) => ({ key: k, ...v }));
-    const f = list.find((x) => (x.key || x.id) === key) || list.find((x) => String(x.key || x.id).startsWith(`${key}_`)) || {};
+    // The action's key, else the catalogue's longer or shorter name of it (parthian / parthian_shot, fly_burrow / fly).
+    const id = (x) => String(x.key || x.id);
+    const f = list.find((x) => id(x) === key) || list.find((x) => id(x).startsWith(`${key}_`))
+      || list.find((x) => String(key).startsWith(`${id(x)}_`)) || {};
     return { name: f.name || humanise(key), cost: f.cost, currency: f.currency || "CP", group: f.group || "", users: f.users || [],
       text: f.text || f.effect || "" };
   }
@@ -799,7 +802,7 @@ export class Screen {
     const check = this.check;
     const cost = check && check.legal && check.cost !== undefined && this.premeasure() ? ` (${inches(check.cost)})` : "";
     return h("div", { class: "fa-plan", testid: "fa-plan" },
-      h("p", { class: "muted", testid: "fa-plan-words" }, `${plural(p.path.length, "leg")}, facing ${Math.round(p.facing)}°${cost}.`,
+      h("p", { class: "muted", testid: "fa-plan-words", "data-facing": round2(p.facing) }, `${plural(p.path.length, "leg")}, ${this.facingWords(p.facing)}${cost}.`,
         this.facingMode ? " Tap the table: the unit will face that point." : ""),
       h("div", { class: "row fa-facing" },
         h("button", { type: "button", class: "btn secondary small", testid: "fa-turn-left", "aria-label": `Turn left ${TURN_STEP_DEGREES}°`, onclick: () => turn(TURN_STEP_DEGREES) }, `⟲ ${TURN_STEP_DEGREES}°`),
@@ -814,6 +817,15 @@ export class Screen {
         h("button", { type: "button", class: "btn secondary", testid: "fa-move-undo", disabled: p.path.length < 2,
           onclick: () => { p.path.pop(); this.planChanged(); } }, "Last leg off"),
         h("button", { type: "button", class: "btn secondary", testid: "fa-move-clear", onclick: () => { this.plan = null; this.facingMode = false; this.check = null; this.shell.render(); } }, "Clear")));
+  }
+
+  /** A facing in a player's words: turned left or right of straight at the enemy's edge. */
+  facingWords(facing) {
+    const home = this.seat() === 1 ? 180 : 0;
+    const rel = Math.round(norm(facing - home));
+    if (rel === 0) return "facing straight ahead";
+    if (rel === 180) return "facing back to its own edge";
+    return rel < 180 ? `turned ${rel}° left` : `turned ${360 - rel}° right`;
   }
 
   actTitle(a) {
@@ -855,6 +867,8 @@ export class Screen {
     this.plan = null;
     this.askPreview("outcome", action);
     this.shell.render();
+    this.bringIntoView(this.elDock);
+    this.bringIntoView(this.elOutcome);
   }
 
   confirm() {
@@ -971,11 +985,11 @@ export class Screen {
     const o = view.observation || {};
     const items = [0, 1].map((seat) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: this.sideColour(seat) }, "aria-hidden": "true" }),
       this.sideName(seat)));
-    items.push(h("span", { class: "legend-item" }, "H hero · Wz wizard · M monster · K knight · WM war machine · T troop · S Seat of Power"),
-      h("span", { class: "legend-item" }, "yellow edge: the tray's front · number: HP"),
+    items.push(h("span", { class: "legend-item fa-legend-long" }, "H hero · Wz wizard · M monster · K knight · WM war machine · T troop · S Seat of Power"),
+      h("span", { class: "legend-item fa-legend-long" }, "yellow edge: the tray's front · number: HP"),
       ...DESIGNATIONS.map((d) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", `fa-swatch-${d}`], "aria-hidden": "true" }), DESIGNATION_WORDS[d])));
     if (!this.premeasure()) items.push(h("span", { class: "legend-item", testid: "fa-no-premeasure" }, "Don't premeasure: no distances shown"));
-    if (o.options && o.options.win) items.push(h("span", { class: "legend-item" }, `Win by destroying the ${o.options.win === "seat" ? "Seat of Power" : "General's unit"}`));
+    if (o.options && o.options.win) items.push(h("span", { class: "legend-item fa-legend-long" }, `Win by destroying the ${o.options.win === "seat" ? "Seat of Power" : "General's unit"}`));
     return items;
   }
 
@@ -1034,6 +1048,12 @@ export class Screen {
     this.deployEdge = null;
     if (this.selected !== id || !this.selection) this.shell.select(id);
     else this.shell.render();
+    this.bringIntoView(this.elPanel); // a unit to deploy: how, at the top of the side panel
+  }
+
+  /** Bring a side panel's part into view once drawn (the side panel may be scrolled to the units, on a phone). */
+  bringIntoView(el) {
+    requestAnimationFrame(() => { if (el.childNodes.length && !el.hidden) el.scrollIntoView({ block: "nearest" }); });
   }
 
   tapPoint(p) {
