@@ -175,3 +175,14 @@ def test_each_side_has_a_card_with_its_cp_left() -> None:
         (0, False, 7, 1, 4),
         (1, True, 3, 1, 4),
     ]
+
+
+def test_a_waiting_unit_shows_where_it_may_come_on() -> None:
+    state = to_activation()
+    seat = GAME.to_move(state)
+    uid = next(u.id for u in state.units if u.seat == seat and u.waiting and not u.stratagems)
+    sel = TABLE.selection(GAME, state, seat, uid)
+    # Its own edge, a tray (1.5") deep, the skirmish table's 36" across (FA-DP-01); seat 0's edge is y = 0.
+    assert sel["zones"] == [{"edge": "own", "outline": [[0.0, 0.0], [36.0, 0.0], [36.0, 1.5], [0.0, 1.5]]}]
+    assert [x["effect"] for x in sel["lights"]].count("deploy") == 1
+    assert sel["deploy"] and all(d["action"]["type"] == "deploy" for d in sel["deploy"])

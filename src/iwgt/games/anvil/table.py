@@ -112,7 +112,10 @@ DEFAULT_TRAY: Final = (3.0, 1.5)
 """A tray's frontage and depth when the observation does not say (the rules' default, FA-GN-02)."""
 
 TARGET_ACTIONS: Final = (act.Engage, act.Shoot, act.Cast, act.Steady, act.RaiseChampion)
-"""The orders a selection lists as targets, each with its exact outcome."""
+"""The orders a selection lists as targets (a spell's every variant too)."""
+OUTCOME_ACTIONS: Final = (act.Engage, act.Shoot)
+"""The targets a selection gives with their exact outcome at once (a combat's: the others, a spell's many
+variants, come with the preview the screen asks for before Confirm)."""
 
 
 # ------------------------------------------------------------------------------------------ small helpers
@@ -397,6 +400,7 @@ class AnvilAdapter:
             "unit": unit_id,
             "moves": [],
             "deploy": [],
+            "zones": [],
             "reach": [],
             "targets": [],
             "rings": [],
@@ -413,12 +417,14 @@ class AnvilAdapter:
             if measured:
                 out["rings"] = self._rings(st, u)
         moves: list[act.Move] = []
+        edges: set[str] = set()
         for a in self._legal.get(game, st, seat):
             if getattr(a, "unit", None) != unit_id:
                 continue
             if isinstance(a, act.Move):
                 moves.append(a)
             elif isinstance(a, act.Deploy):
+                edges.add(a.edge)
                 at = _deploy_point(st, a)
                 out["deploy"].append(
                     {"edge": a.edge, "at": _xy(at) if at else None, "action": game.action_to_json(a)}
@@ -430,7 +436,7 @@ class AnvilAdapter:
                     "target": target,
                     "kind": kind,
                     "action": game.action_to_json(a),
-                    "outcome": self._outcome(game, st, seat, a),
+                    "outcome": self._outcome(game, st, seat, a) if isinstance(a, OUTCOME_ACTIONS) else None,
                 }
                 if isinstance(target, int) and st.units[target].tray is not None:
                     t = st.units[target].tray
@@ -440,6 +446,9 @@ class AnvilAdapter:
                     )
                     lit.append(Light.over_area(t.corners(), effect, colour(effect, self.palette), "steady"))
                 out["targets"].append(entry)
+        out["zones"] = deploy_zones(st, u.seat, sorted(edges), measured)
+        hue = colour("deploy", self.palette)
+        lit += [Light.over_area(z["outline"], "deploy", hue, "steady") for z in out["zones"]]
         if measured:
             out["moves"] = [
                 {"to": _xy(m.path[-1]), "facing": m.facing, "action": game.action_to_json(m)}
@@ -643,6 +652,30 @@ def _deploy_point(st: Any, a: Any) -> Point | None:
     if a.x is not None and a.y is not None:
         return (a.x, a.y)
     return None
+
+
+def deploy_zones(st: Any, seat: int, edges: Sequence[str], measured: bool) -> list[JSON]:
+    """Where a unit may come on, as areas a tray deep: along its own edge (FA-DP-01), and with Flanking
+    along a side edge up to 2/3 of the table's depth from its own edge (FA-SD-02; that reach is a distance,
+    so only when premeasuring). Infiltrate's whole table is not drawn."""
+    from iwgt.games.anvil.rules import rules
+
+    spec = st.scenario.spec
+    w, h, d = float(spec.width), float(spec.height), float(spec.tray[1])
+    reach = h * rules().constants.flanking_fraction
+    lo, hi = (0.0, reach) if seat == 0 else (h - reach, h)
+    out: list[JSON] = []
+    for edge in edges:
+        if edge == "own":
+            y0, y1 = (0.0, d) if seat == 0 else (h - d, h)
+            box = [(0.0, y0), (w, y0), (w, y1), (0.0, y1)]
+        elif edge in ("left", "right") and measured:
+            x0, x1 = (0.0, d) if edge == "left" else (w - d, w)
+            box = [(x0, lo), (x1, lo), (x1, hi), (x0, hi)]
+        else:
+            continue
+        out.append({"edge": edge, "outline": [_xy(p) for p in box]})
+    return out
 
 
 def _reach(
