@@ -166,7 +166,7 @@ def engage_block(state: AnvilState, unit: Unit, act: Activation) -> str | None:
         return "FA-SS-05: it used Ballistics in this activation"
     if act.excess_only:
         return "FA-CRM-03: only the excess move is left (it may not engage)"
-    if act.used(MARCH) or act.used("march"):
+    if act.used(MARCH):
         return "FA-SM-06: a unit using March may not engage"
     if unit.braced:
         return "FA-SC-03: a braced unit may not move"
@@ -186,7 +186,7 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     edge = engaged_edge(me, them)
     geometric: CombatSide = "flank" if edge in ("left", "right") else edge  # type: ignore[assignment]
     side: CombatSide = "front" if target.skirmishing else geometric  # FA-SM-10
-    fly = act.used(FLY) or act.used("fly_burrow")
+    fly = act.used(FLY)
     through = act.used(INTERPENETRATION)
     allowance = act.allowance
     start = me.pivoted(facing_towards(me.centre, them.centre))  # pivots are free (FA-MV-01)
