@@ -88,6 +88,8 @@ SPARE_CP = 0.25
 """What a CP beyond those a side can usefully spend is still worth (another activation may find a use)."""
 CP_VALUE = 0.3
 """A CP's worth in the bid game, in the evaluation's points (about what one activation gains)."""
+STRIKE_CP = 3
+"""CP a first strike needs (an activation and Hammerblow): going first with fewer is worth that share."""
 FIRST_BASE = 0.1
 """What going first is worth when no strike is possible either way (the tempo alone)."""
 PLACE_FIRST = 0.05
@@ -162,12 +164,12 @@ class AnvilBot:
         legal: Sequence[Action] = self.game.legal_actions(view, seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
-        if len(legal) == 1:
-            return legal[0]
         self.applies = 0
         phase = view.phase
-        if phase == "muster":
+        if phase == "muster":  # the legal list holds only the suggested army; any legal army is accepted
             return self._checked(view, choose_army(view, legal), legal)
+        if len(legal) == 1:
+            return legal[0]
         if phase == "terrain_bid":
             return self._terrain_bid(view, seat, legal)
         if phase == "terrain":
@@ -231,8 +233,10 @@ class AnvilBot:
             return min(cp, cap) + SPARE_CP * max(0, cp - cap)
 
         def outcome(ours: int, theirs: int) -> float:
+            # Going first is worth a strike only with the CP to make it: first with 0 CP does nothing.
+            tempo = first * min(min(ours, theirs), STRIKE_CP) / STRIKE_CP
             return CP_VALUE * (use(ours, mine_cap) - use(theirs, theirs_cap)) + (
-                first if ours < theirs else -first
+                tempo if ours < theirs else -tempo
             )
 
         my_limit = max(amounts)
