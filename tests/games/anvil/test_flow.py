@@ -6,12 +6,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tests.games.anvil.engine_kit import GAME, activating, at_activation, at_bid, place, play, unit_named
+from tests.games.anvil.engine_kit import (
+    GAME,
+    activating,
+    at_activation,
+    at_bid,
+    place,
+    play,
+    scenario,
+    unit_named,
+)
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Outcome
 from iwgt.games.anvil import actions as act
-from iwgt.games.anvil.events import ActivationEnded, GameOver, MoverChanged, Passed, TurnEnded
+from iwgt.games.anvil.events import ActivationEnded, ArmiesRevealed, GameOver, MoverChanged, Passed, TurnEnded
 
 
 def test_fa_ac_01_the_first_player_activates_first_then_they_alternate() -> None:
@@ -122,3 +131,43 @@ def test_win_seat_destroying_the_seat_of_power_wins_and_a_side_with_nothing_left
     state, _ = play(state, act.Pass())
     result = GAME.result(state)
     assert result is not None and result.winner == 0 and "Seat of Power" in result.reason
+
+
+def test_fa_gn_03_muster_takes_a_sealed_army_from_each_seat_then_the_terrain_bid() -> None:
+    state = GAME.initial_state(scenario())
+    assert state.phase == "muster" and GAME.to_move(state) == 0
+    assert GAME.legal_actions(state, 0) == [state.scenario.armies[0]]  # the suggested army is offered
+    state, _ = play(state, state.scenario.armies[0])
+    assert GAME.to_move(state) == 1 and state.units == ()
+    state, events = play(state, state.scenario.armies[1])
+    assert state.phase == "terrain_bid"
+    assert any(isinstance(e, ArmiesRevealed) for e in events)
+    # Each seat's Seat of Power first (4 HP, the Troop's, FA-GN-07), then its army in order.
+    assert [u.type for u in state.units[:2]] == ["seat", "hero"]
+    assert state.units[0].hp == 4 and state.units[0].seat == 0
+    assert all(u.waiting for u in state.units)
+    crossbow = unit_named(state, "Crossbowmen")
+    assert crossbow.hp == crossbow.start_hp == 2  # Troop 4 HP - 2 for Shooter (FA-SD-07)
+
+
+def test_an_army_outside_the_limits_is_refused_with_the_rule_it_breaks() -> None:
+    state = GAME.initial_state(scenario())
+    heroes = act.Army(
+        (
+            act.ArmyEntry("hero", "A", general=True),
+            act.ArmyEntry("hero", "B"),
+            act.ArmyEntry("hero", "C"),
+            act.ArmyEntry("troop", "D"),
+        )
+    )
+    with pytest.raises(IllegalAction, match="FA-UD-02: Heroes are 9 of 10 DCP"):
+        GAME.apply(state, heroes)
+    no_general = act.Army((act.ArmyEntry("troop", "D"),))
+    with pytest.raises(IllegalAction, match="FA-GN-04"):
+        GAME.apply(state, no_general)
+    assert state.armies == (None, None)
+
+
+def test_a_fixed_army_scenario_skips_muster() -> None:
+    state = GAME.initial_state(scenario("battle"))
+    assert state.phase == "terrain_bid" and len(state.units) == 2 + 13 + 13
