@@ -9,14 +9,23 @@ small sample of games against a random player (the >= 90% figure and the decisio
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from iwgt.ai.random_bot import RandomBot
+from iwgt.core.protocol import Outcome
+from iwgt.core.registry import get_plugin
+from iwgt.games.anvil.actions import Bid, Decline, Engage, Interrupt, TerrainBid
+from iwgt.games.anvil.army import validate_army
+from iwgt.games.anvil.bot import AnvilBot, bot_for
 from iwgt.games.anvil.bot.bids import draw, solve, terrain_bid_game, tidy, turn_bid_game
 from iwgt.games.anvil.bot.evaluation import WIN, evaluate, harm_value, side_struck, unit_value
+from iwgt.games.anvil.bot.field import build_army
 from iwgt.games.anvil.scenario import parse_scenario
-from iwgt.games.anvil.state import AnvilState, Unit
+from iwgt.games.anvil.state import Activation, AnvilState, Unit
 from iwgt.geometry.trays import Tray
 
 # ---------------------------------------------------------------- the bid solver, on games solved by hand
@@ -205,3 +214,182 @@ def test_the_finished_game_is_won_or_lost() -> None:
     assert evaluate(s, 0) == WIN
     assert evaluate(s, 1) == -WIN
     assert evaluate(replace(s, winner=None), 0) == 0.0
+
+
+# ---------------------------------------------------------------- whole games: legal, hidden-blind, winning
+
+
+def anvil_game() -> Any:
+    from iwgt.games.anvil.game import AnvilGame
+
+    return AnvilGame()
+
+
+def bot_game(scenario: str, seed: int, check_hidden: bool = False) -> tuple[Any, AnvilState, int]:
+    """A whole game, the bot on seat ``seed % 2`` against the shared random player; every bot action goes
+    through ``apply`` (which refuses an illegal one by raising). With ``check_hidden``, every sealed-bid
+    decision is asked again of a fresh bot on states with the hidden facts redrawn: the same answer."""
+    game = anvil_game()
+    bot = bot_for(game)
+    seat_of_bot = seed % 2
+    rnd = RandomBot(game, seed)
+    state = game.initial_state(game.load_scenario(scenario))
+    rng = random.Random(seed)
+    for _ in range(20000):
+        if game.is_terminal(state):
+            break
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        if seat == seat_of_bot:
+            action = bot.choose(state, seat)
+            if check_hidden and state.phase in ("muster", "terrain_bid", "bid"):
+                for _ in range(3):
+                    redrawn = game.resample_hidden(state, seat, lambda n: rng.randrange(n))
+                    assert bot_for(game).choose(redrawn, seat) == action
+        else:
+            action = rnd.choose(state, seat)
+        state, _ = game.apply(state, action)
+    assert game.is_terminal(state), "the game did not finish"
+    return game, state, seat_of_bot
+
+
+def test_the_plugin_gives_this_bot() -> None:
+    assert isinstance(get_plugin("anvil").bot(), AnvilBot)
+
+
+@pytest.mark.parametrize("budget", [12, 20, 30])
+def test_the_army_is_legal_for_each_scenario_budget(budget: int) -> None:
+    army = build_army(budget)
+    assert army is not None
+    assert validate_army(army, budget) == []
+    assert sum(u.general for u in army.units) == 1
+
+
+def test_every_action_is_legal_in_self_play() -> None:
+    game = anvil_game()
+    bot = bot_for(game)
+    state = game.initial_state(game.load_scenario("skirmish"))
+    for _ in range(5000):
+        if game.is_terminal(state):
+            break
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        state, _ = game.apply(state, bot.choose(state, seat))  # apply refuses an illegal action by raising
+    assert game.is_terminal(state)
+
+
+def test_the_bot_wins_a_small_sample_against_random() -> None:
+    # Six seeds, the bot on each seat three times; the >= 90% figure comes from benchmarks/anvil_bot.py.
+    outcomes = []
+    for seed in range(1, 7):
+        game, state, seat = bot_game("skirmish", seed)
+        result = game.result(state)
+        assert result is not None
+        outcomes.append(result.outcomes[seat])
+    assert outcomes.count(Outcome.WIN) >= 5, outcomes
+    assert Outcome.LOSS not in outcomes
+
+
+def test_the_bids_never_read_the_hidden_bid() -> None:
+    # The bot on seat 1 bids after seat 0, whose bid is sealed: every bid it makes (terrain and turns) is the
+    # same when seat 0's sealed bid is redrawn (and so is its army at muster).
+    bot_game("skirmish", 3, check_hidden=True)
+
+
+def test_the_turn_bid_is_the_same_whatever_the_sealed_bid_says() -> None:
+    game = anvil_game()
+    bot = bot_for(game)
+    state = game.initial_state(game.load_scenario("skirmish"))
+    rnd = RandomBot(game, 5)
+    while state.phase != "bid":  # play the set-up randomly up to the first turn bid
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        state, _ = game.apply(state, rnd.choose(state, seat))
+    state, _ = game.apply(state, Bid(0))  # seat 0 bids first; its bid is sealed from seat 1
+    assert game.to_move(state) == 1
+    answer = bot.choose(state, 1)
+    assert isinstance(answer, Bid)
+    for amount in range(state.limits[0] + 1):
+        assert bot_for(game).choose(replace(state, bids=(amount, None)), 1) == answer
+
+
+def test_the_terrain_bid_is_five() -> None:
+    # Bidding 5 dominates: 2 extra CP in turn 1 (FA-FB-05) and placing first.
+    game = anvil_game()
+    state = game.initial_state(game.load_scenario("skirmish"))
+    state, _ = game.apply(state, bot_for(game).choose(state, 0))  # muster, seat 0
+    state, _ = game.apply(state, bot_for(game).choose(state, 1))  # muster, seat 1
+    assert state.phase == "terrain_bid"
+    assert bot_for(game).choose(state, 0) == TerrainBid(5)
+
+
+# ---------------------------------------------------------------- interruptions
+
+
+def engaged(general_hp: int, cp: int) -> AnvilState:
+    """Seat 0's General (a Knight) engages seat 1's General (a Hero with ``general_hp`` HP) head on; seat 1
+    has ``cp`` CP: the engine now asks seat 1 whether it counterattacks."""
+    game = anvil_game()
+    units = (
+        Unit(0, 0, "seat", "Seat", 4, 4, tray=tray(2, 1, 0)),
+        Unit(1, 0, "knight", "Lances", 8, 8, general=True, tray=tray(18, 15, 0)),
+        Unit(2, 1, "seat", "Seat", 4, 4, tray=tray(34, 35, 180)),
+        Unit(3, 1, "hero", "Lord", general_hp, 4, general=True, tray=tray(18, 18, 180)),
+    )
+    scenario = game.load_scenario("skirmish")
+    state = AnvilState(
+        scenario=scenario,
+        phase="activation",
+        turn=2,
+        units=units,
+        cp=(5, cp),
+        first=0,
+        mover=0,
+        activation=Activation(unit=1, seat=0, allowance=4.0),
+    )
+    after, _ = game.apply(state, Engage(1, 3))
+    assert after.phase == "interrupt" and game.to_move(after) == 1
+    return after
+
+
+def test_hero_of_the_day_saves_the_general() -> None:
+    # Knight on Hero, front: 2 damage (FA-CRM-KNIGHT-HERO) kills a 2-HP General. With 6 CP seat 1 cannot pay
+    # both Counterattack (3) and Hero of the Day (4): it keeps its CP, then saves the General.
+    game = anvil_game()
+    bot = bot_for(game)
+    state = engaged(2, 6)
+    assert bot.choose(state, 1) == Decline()
+    state, _ = game.apply(state, Decline())
+    assert state.pending is not None and state.pending.kind == "hero_of_the_day"
+    assert bot.choose(state, 1) == Interrupt("hero_of_the_day", 3)
+    state, _ = game.apply(state, Interrupt("hero_of_the_day", 3))
+    assert not state.unit(3).destroyed and state.unit(3).hp == 1
+
+
+def test_counterattack_when_it_pays() -> None:
+    # Seat 0's General (Knight) attacks seat 1's Troop; the counterattack, Troop on Knight front 1
+    # (FA-CRM-TROOP-KNIGHT), kills a Knight General left with 1 HP: the game is won.
+    game = anvil_game()
+    units = (
+        Unit(0, 0, "seat", "Seat", 4, 4, tray=tray(2, 1, 0)),
+        Unit(1, 0, "knight", "Lances", 1, 8, general=True, tray=tray(18, 15, 0)),
+        Unit(2, 1, "seat", "Seat", 4, 4, tray=tray(34, 35, 180)),
+        Unit(3, 1, "troop", "Spears", 4, 4, tray=tray(18, 18, 180)),
+        Unit(4, 1, "hero", "Lord", 4, 4, general=True, tray=tray(30, 30, 180)),
+    )
+    state = AnvilState(
+        scenario=game.load_scenario("skirmish"),
+        phase="activation",
+        turn=2,
+        units=units,
+        cp=(5, 5),
+        first=0,
+        mover=0,
+        activation=Activation(unit=1, seat=0, allowance=4.0),
+    )
+    state, _ = game.apply(state, Engage(1, 3))
+    assert state.pending is not None and state.pending.kind == "counterattack"
+    action = bot_for(game).choose(state, 1)
+    assert action == Interrupt("counterattack", 3)
+    state, _ = game.apply(state, action)
+    assert state.phase == "over" and state.winner == 1
