@@ -141,3 +141,26 @@ def test_each_matrix_row_is_a_defender_and_each_column_an_attacker() -> None:
     for defender, line in zip(UNITS, matrix_rows, strict=True):
         ids = re.findall(r"`(FA-CRM-[A-Z]+-[A-Z]+)`", line)
         assert ids == [f"FA-CRM-{attacker}-{defender}" for attacker in UNITS], line[:60]
+
+
+WHERE = re.compile(r"(?ms)^\*\*Where:\*\*.*?(?=\n\n|\Z)")
+"""A section's "Where" paragraph: the modules and test files that implement and check it."""
+
+
+def test_every_file_a_where_line_names_exists() -> None:
+    """The modules (relative to the package) and test files each section names are really there."""
+    package = REPOSITORY / "src" / "iwgt" / "games" / "anvil"
+    paragraphs = WHERE.findall(doc_text())
+    assert len(paragraphs) >= 20, "a Where line per section"
+    missing = []
+    for paragraph in paragraphs:
+        for name in re.findall(r"`([\w/]+\.(?:py|toml|js))`", paragraph):
+            if name.startswith("tests/"):
+                where = REPOSITORY / name
+            elif name.startswith("test_"):
+                where = REPOSITORY / "tests" / "games" / "anvil" / name
+            else:
+                where = package / name
+            if not where.is_file():
+                missing.append(name)
+    assert not missing, f"files the Where lines name that do not exist: {sorted(set(missing))}"
