@@ -16,6 +16,7 @@ Screenshots: build/screenshots/anvil_*.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -524,3 +525,82 @@ def test_on_a_phone_and_a_tablet_the_acts_are_in_reach(solo: Page) -> None:
             in_reach(page, testid)
         shot(page, f"anvil_09_{name}_move")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+# -- 5. "Don't premeasure": no distances, rings or reach --------------------------------------------------
+
+
+def blind_table(server: Server) -> dict[str, Any]:
+    """The skirmish with the table option "Don't premeasure" (FA-GN-09), as a table imported from a record
+    with no steps (the lobby offers the shipped scenarios only)."""
+    from iwgt.core.record import RECORD_FORMAT
+    from iwgt.core.registry import get_game
+
+    toml = get_game("anvil").load_scenario("skirmish").source
+    # The option goes among the scenario's top-level keys (before its first table).
+    toml = toml.replace('name = "skirmish"', 'name = "blind_skirmish"').replace(
+        "\n[", "\npremeasure = false\n\n[", 1
+    )
+    assert "premeasure = false" in toml
+    record = {
+        "format": RECORD_FORMAT,
+        "game": "anvil",
+        "rules_version": get_game("anvil").rules_version,
+        "scenario": {"name": "blind_skirmish", "toml": toml},
+        "seed": 1,
+        "dice": "table",
+        "steps": [],
+        "seats": ["human", "bot"],
+        "mode": "shared",
+    }
+    r = httpx.post(server.base + "/api/tables/import", json=record, timeout=10)
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+@needs_game
+@pytest.mark.timeout(600)
+def test_without_premeasuring_the_screen_shows_no_distances(server: Server, browser: Browser) -> None:
+    made = blind_table(server)
+    page = open_link(browser, server.base, made["links"]["table"], DESKTOP)
+    try:
+        for _ in range(MAX_STEPS):
+            wait_settled(page)
+            v = view(page)
+            assert v["status"] == "playing"
+            if v["observation"]["phase"] == "activation":
+                break
+            setup_step(page, v)
+        v = view(page)
+        assert v["observation"]["options"]["premeasure"] is False
+        expect(tid(page, "fa-no-premeasure")).to_be_visible()
+        # Deploy a unit: it is active, picked, and its selection has come; nothing measures for the player.
+        before = version(page)
+        waiting = [
+            u
+            for u in v["observation"]["units"]
+            if u["seat"] == v["seat"] and u["waiting"] and u["type"] != "seat"
+        ]
+        tid(page, f"fa-roster-{waiting[0]['id']}").click()
+        tap_table(page, (v["observation"]["table"]["width"] / 2 - 6, 1.0))
+        wait_version(page, before + 1)
+        active = view(page)["observation"]["activation"]["unit"]
+        page.wait_for_function(
+            "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=active
+        )
+        board = page.locator(".board-host")
+        expect(board).to_have_class(re.compile(r"\bfa-blind\b"))
+        assert page.locator('[data-testid^="fa-ring-"]').count() == 0
+        assert page.locator('[data-testid="fa-reach"]').count() == 0
+        grid = page.locator(".ib-grid").first
+        assert grid.evaluate("el => getComputedStyle(el).display") == "none"
+        assert page.locator(".ib-ruler").first.evaluate("el => getComputedStyle(el).display") == "none"
+        expect(tid(page, "fa-active-words")).not_to_contain_text('"')  # no inches left told
+        tap_table(page, (v["observation"]["table"]["width"] / 2 - 6, 5.0))
+        expect(tid(page, "fa-plan-words")).to_be_visible()
+        expect(tid(page, "fa-plan-words")).not_to_contain_text('"')  # no cost told
+        shot(page, "anvil_10_no_premeasure")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
