@@ -200,3 +200,38 @@ def test_the_seat_of_power_and_a_transfixed_unit_do_not_activate() -> None:
     with pytest.raises(IllegalAction, match="FA-SN-06"):
         GAME.apply(state, act.Activate(pike.id))
     assert act.Activate(pike.id) not in GAME.legal_actions(state, 0)
+
+
+def test_an_offered_move_goes_straight_at_the_nearest_enemy_and_stops_1_inch_short() -> None:
+    state = place(pikemen_at_10_10(), "Spearmen", (12, 15), 180)
+    gaps = []
+    for m in GAME.legal_actions(state, 0):
+        if isinstance(m, act.Move):
+            after, _ = GAME.apply(state, m)
+            a, b = unit_named(after, "Pikemen").tray, unit_named(after, "Spearmen").tray
+            assert a is not None and b is not None
+            gaps.append(tray_gap(a, b))
+    assert min(gaps) == pytest.approx(1.0, abs=0.02)
+
+
+def test_fa_crm_03_after_a_combat_only_the_excess_inches_are_left_to_move() -> None:
+    state = pikemen_at_10_10()
+    assert state.activation is not None
+    state = replace(state, activation=replace(state.activation, engaged=True, excess=2.0, excess_only=True))
+    with pytest.raises(IllegalAction, match=r'costs 2\.50" but 2\.00" are left'):
+        moved(state, (10, 12.5))
+    after, event = moved(state, (10, 12))
+    assert event.allowance_left == 0
+    assert after.activation is not None  # 4 CP are left: the activation goes on, with no move left
+    assert not any(isinstance(a, act.Move) for a in GAME.legal_actions(after, 0))
+
+
+def test_fa_ss_05_a_unit_that_used_ballistics_may_not_move_but_a_parthian_shot_may() -> None:
+    state = pikemen_at_10_10()
+    assert state.activation is not None
+    shot = replace(state, activation=replace(state.activation, shot=True))
+    with pytest.raises(IllegalAction, match="FA-SS-05"):
+        moved(shot, (10, 12))
+    parthian = replace(state, activation=replace(state.activation, shot=True, stratagems=("parthian_shot",)))
+    _, event = moved(parthian, (10, 12))
+    assert event.cost == 2

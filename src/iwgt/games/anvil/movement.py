@@ -46,6 +46,8 @@ MOVE_DIRECTIONS = (0.0, 45.0, -45.0, 90.0, -90.0, 180.0)
 """Directions (degrees from the unit's facing) of the moves the legal actions offer."""
 MOVE_FRACTIONS = (1.0, 0.5)
 """Shares of the reach in a direction the legal actions offer."""
+ROUNDING_MARGIN = 0.01
+"""Inches an offered move stops short of its reach, so that its end rounded to hundredths stays legal."""
 MIN_OFFERED_MOVE = 0.5
 """The shortest move (inches) the legal actions bother to offer."""
 BISECTIONS = 24
@@ -326,22 +328,32 @@ def _truncate(centres: list[XY], point: XY) -> list[XY]:
 # ------------------------------------------------------------------ the moves the legal actions offer
 
 
+def _nearest_enemy(state: AnvilState, unit: Unit, at: XY | None = None) -> Tray | None:
+    """The tray of the enemy unit nearest to ``at`` (the unit's centre by default), if any is on the table."""
+    enemies = [u.tray for u in state.units if u.seat != unit.seat and u.tray is not None and not u.destroyed]
+    if not enemies:
+        return None
+    assert unit.tray is not None
+    here = unit.tray.centre if at is None else at
+    return min(enemies, key=lambda t: math.dist(t.centre, here))
+
+
 def sensible_facing(state: AnvilState, unit: Unit, at: XY) -> float:
     """The facing a move offered by the legal actions ends with: towards the nearest enemy on the table,
     else the unit's own facing (a pivot is free, FA-MV-01)."""
-    enemies = [u.tray for u in state.units if u.seat != unit.seat and u.tray is not None and not u.destroyed]
-    if not enemies:
+    nearest = _nearest_enemy(state, unit, at)
+    if nearest is None:
         assert unit.tray is not None
-        return unit.tray.facing
-    nearest = min(enemies, key=lambda t: math.dist(t.centre, at))
+        return round(unit.tray.facing, 1)
     return round(facing_towards(at, nearest.centre), 1)
 
 
 def move_targets(
     state: AnvilState, unit: Unit, allowance: float, *, fly: bool = False, through: bool = False
 ) -> list[tuple[tuple[XY, ...], float]]:
-    """A spread of legal moves (one-leg paths and end facings): a few directions x shares of the reach,
-    each facing the nearest enemy, and pivots in place."""
+    """A spread of legal moves (one-leg paths and end facings): a few directions from the unit's facing
+    and one straight at the nearest enemy (stopping 1" short), x shares of the reach, each ending facing
+    the nearest enemy (or as it faces, where that pivot does not fit); and pivots in place."""
     tray = unit.tray
     assert tray is not None
     out: list[tuple[tuple[XY, ...], float]] = []
@@ -364,14 +376,20 @@ def move_targets(
                 x0, y0, x1, y1 = poly.bounds
                 if x0 <= cx + near and cx - near <= x1 and y0 <= cy + near and cy - near <= y1:
                     blockers.append(poly)
-        for rel in MOVE_DIRECTIONS:
-            d = facing_vector(tray.facing + rel)
+        directions = [facing_vector(tray.facing + rel) for rel in MOVE_DIRECTIONS]
+        enemy = _nearest_enemy(state, unit)
+        if enemy is not None:  # straight at the nearest enemy: the slide stops 1" short of it
+            length = math.dist(tray.centre, enemy.centre)
+            if length > 1e-9:
+                directions.append(((enemy.centre[0] - cx) / length, (enemy.centre[1] - cy) / length))
+        for d in directions:
             if _clear(tray, d, allowance, blockers, gap):
                 reach = min(allowance, _edge_reach(tray, d, w, h))
             else:
                 reach = stop_short(tray, d, allowance, stops_at=blockers, edges=(w, h), gap=gap).moved
             for share in MOVE_FRACTIONS:
-                dist = reach * share
+                # A hair short of the reach: rounding the end to hundredths must not carry it past.
+                dist = reach * share - ROUNDING_MARGIN
                 if dist < MIN_OFFERED_MOVE:
                     continue
                 to = (round(tray.centre[0] + d[0] * dist, 2), round(tray.centre[1] + d[1] * dist, 2))
@@ -379,14 +397,16 @@ def move_targets(
                 if cost > allowance:
                     to = _point_at_cost(state, tray.centre, to, allowance, fly=fly)
                     to = (math.floor(to[0] * 100) / 100, math.floor(to[1] * 100) / 100)
-                facing = sensible_facing(state, unit, to)
-                key = (to, facing)
-                if key in seen:
-                    continue
-                plan = plan_move(state, unit, (to,), facing, allowance, fly=fly, through=through)
-                if isinstance(plan, Plan) and not plan.short:
-                    seen.add(key)
-                    out.append(((to,), facing))
+                # Facing the nearest enemy; if that pivot does not fit there, the facing it has.
+                for facing in (sensible_facing(state, unit, to), round(tray.facing, 1)):
+                    key = (to, facing)
+                    if key in seen:
+                        break
+                    plan = plan_move(state, unit, (to,), facing, allowance, fly=fly, through=through)
+                    if isinstance(plan, Plan) and not plan.short:
+                        seen.add(key)
+                        out.append(((to,), facing))
+                        break
     here = tray.centre
     for facing in (
         sensible_facing(state, unit, here),
