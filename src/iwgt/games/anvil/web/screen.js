@@ -168,6 +168,13 @@ export class Screen {
     return { name: f.name || humanise(key), cost: f.cost, currency: f.currency || "CP", group: f.group || "", users: f.users || [],
       text: f.text || f.effect || "" };
   }
+  /** The catalogue's key of a stratagem an action names (its help topic). */
+  stratKey(key) {
+    const c = this.cat || {};
+    const keys = Array.isArray(c.stratagems) ? c.stratagems.map((s) => s.key || s.id) : Object.keys(c.stratagems || {});
+    return keys.find((k) => k === key) || keys.find((k) => k.startsWith(`${key}_`)) || keys.find((k) => String(key).startsWith(`${k}_`)) || key;
+  }
+
   costText(key) {
     const f = this.stratFacts(key);
     return f.cost === undefined || f.cost === null ? "" : `${f.cost} ${f.currency}`;
@@ -227,10 +234,6 @@ export class Screen {
   }
 
   waiting() { return "The table is working…"; }
-
-  verdict(result) {
-    return result && result.side ? `${result.side} win!` : null;
-  }
 
   render(view) {
     const obs = view.observation || {};
@@ -416,7 +419,7 @@ export class Screen {
     fill(this.elCP, [0, 1].map((seat) => {
       const cp = this.perSeat("cp", seat);
       const bid = this.bidState(seat);
-      return h("span", { class: ["fa-cp-chip", seat === obs.mover && "moving"], testid: `fa-cp-${seat}`, "data-cp": cp ?? "",
+      return h("span", { class: ["fa-cp-chip", seat === obs.mover && "moving"], testid: `fa-cp-${seat}`, "data-cp": cp ?? "", "data-help": "idea:cp",
         style: { "--side": this.sideColour(seat) }, title: `${this.sideName(seat)}: command points left this turn` },
       h("span", { class: "fa-side-dot", "aria-hidden": "true" }),
       h("span", { class: "fa-cp-name" }, this.sideName(seat)),
@@ -464,6 +467,11 @@ export class Screen {
     }
     const a = this.activation() || {};
     const u = this.unit(active);
+    if (a.excess_only) {
+      const how = this.premeasure() && a.excess ? ` ${inches(a.excess)}` : "";
+      return [h("h2", {}, `${this.unitName(active)}: excess damage`),
+        h("p", { testid: "fa-active-words" }, `The excess damage gives${how} of movement to use at once: plan a move and tap Move, or end the activation.`)];
+    }
     const left = typeof a.allowance === "number" && this.premeasure() ? ` ${inches(a.allowance)} of movement left.` : "";
     return [h("h2", {}, `${this.unitName(active)} (${TYPE_NAME[u && u.type] || ""})`),
       h("p", { testid: "fa-active-words" }, `Tap the table to plan its move (each tap a leg), or drag it; set its facing; tap a lit enemy to engage.${left}`)];
@@ -768,30 +776,32 @@ export class Screen {
     const strat = this.actionsOf("stratagem");
     if (strat.length) {
       out.push(h("div", { class: "fa-strat-row", testid: "fa-stratagems" }, strat.map((a) => h("button", { type: "button", class: "btn secondary small",
-        testid: `fa-strat-${a.key}`, "data-help": `stratagem:${a.key}`, onclick: () => this.send(a) },
+        testid: `fa-strat-${a.key}`, "data-help": `stratagem:${this.stratKey(a.key)}`, onclick: () => this.send(a) },
       `${this.stratFacts(a.key).name} (${this.costText(a.key) || "?"})`))));
     }
     const targets = this.selection ? this.selection.targets || [] : [];
     const mineTargets = targets.filter((t) => t.action && t.action.unit === uid);
-    if (mineTargets.length) {
-      out.push(h("div", { class: "fa-target-row", testid: "fa-targets" }, mineTargets.map((t) => h("button", { type: "button", class: "btn primary small",
-        testid: `fa-target-${t.kind || t.action.type}-${t.target}${t.action.spell ? `-${t.action.spell}` : ""}`, onclick: () => this.ask(t.action) },
-      this.actionTitle(t.action)))));
+    // One button per order and target (a spell's variants, Stormwind's distances, a summon's places: a chooser).
+    const groups = new Map();
+    const group = (a, kind) => {
+      const key = [kind || a.type, a.target ?? "", a.spell || ""].join("|");
+      if (!groups.has(key)) groups.set(key, { kind: kind || a.type, list: [] });
+      const g = groups.get(key);
+      if (!g.list.some((x) => JSON.stringify(x) === JSON.stringify(a))) g.list.push(a);
+    };
+    for (const t of mineTargets) group(t.action, t.kind);
+    for (const a of this.actions()) {
+      if (["cast", "steady", "raise_champion", "shoot", "engage"].includes(a.type) && a.unit === uid) group(a);
     }
-    // Other acts of the active unit the selection does not list as targets (a spell with no target, Steady, a champion).
-    const listed = new Set(mineTargets.map((t) => JSON.stringify(t.action)));
-    const others = this.actions().filter((a) => ["cast", "steady", "raise_champion", "shoot", "engage"].includes(a.type) && a.unit === uid
-      && !listed.has(JSON.stringify(a)));
-    if (others.length) {
-      const groups = new Map();
-      for (const a of others) {
-        const key = `${a.type}:${a.spell || ""}`;
-        if (!groups.has(key)) groups.set(key, []);
-        groups.get(key).push(a);
-      }
-      out.push(h("div", { class: "fa-target-row", testid: "fa-acts" }, [...groups.entries()].map(([key, list]) => h("button", { type: "button",
-        class: "btn secondary small", testid: `fa-act-${key.replace(":", "-").replace(/-$/, "")}`, onclick: () => this.pickOf(list) },
-      `${this.actTitle(list[0])}${list.length > 1 ? "…" : ""}`))));
+    if (groups.size) {
+      out.push(h("div", { class: "fa-target-row", testid: "fa-targets" }, [...groups.values()].map((g) => {
+        const a = g.list[0];
+        const id = ["fa-target", g.kind, a.target ?? "", a.spell || ""].filter((x) => x !== "").join("-");
+        const main = a.type === "engage" || a.type === "shoot";
+        return h("button", { type: "button", class: ["btn", "small", main ? "primary" : "secondary"], testid: id,
+          "data-help": a.type === "cast" ? `stratagem:${this.stratKey(a.spell)}` : null, onclick: () => this.pickOf(g.list) },
+        g.list.length > 1 ? `${this.actTitle(a)}…` : `${this.actionTitle(a)}${this.orderCost(a)}`);
+      })));
     }
     fill(this.elDock, out);
   }
@@ -828,6 +838,13 @@ export class Screen {
     return rel < 180 ? `turned ${rel}° left` : `turned ${360 - rel}° right`;
   }
 
+  /** An order's stratagem cost in words (" (3 CP)"), or nothing for a plain engage. */
+  orderCost(a) {
+    const key = { cast: a.spell, steady: "steady", shoot: "ballistics", raise_champion: "raise_champion" }[a.type];
+    const c = key ? this.costText(key) : "";
+    return c ? ` (${c})` : "";
+  }
+
   actTitle(a) {
     switch (a.type) {
       case "cast": return `${this.stratFacts(a.spell).name} (${this.costText(a.spell) || "?"})`;
@@ -844,9 +861,14 @@ export class Screen {
     switch (a.type) {
       case "engage": return `Engage ${t}`;
       case "shoot": return `Shoot at ${t}`;
-      case "cast": return `${this.stratFacts(a.spell).name}${t ? ` at ${t}` : ""}${a.direction ? ` (${a.direction}${a.distance ? ` ${inches(a.distance)}` : ""})` : ""}`;
+      case "cast": {
+        const where = Array.isArray(a.point) ? ` at (${round2(a.point[0])}, ${round2(a.point[1])})` : t ? ` at ${t}` : "";
+        const extras = (a.extras || []).length ? `, with ${a.extras.map((k) => this.stratFacts(k).name).join(" and ")}` : "";
+        const push = a.direction ? ` (${a.direction}${a.distance ? ` ${inches(a.distance)}` : ""})` : "";
+        return `${this.stratFacts(a.spell).name}${where}${push}${extras}`;
+      }
       case "steady": return `Steady ${t}`;
-      case "raise_champion": return "Raise a Champion";
+      case "raise_champion": return Array.isArray(a.centre) ? `Raise a Champion at (${round2(a.centre[0])}, ${round2(a.centre[1])})` : "Raise a Champion";
       default: return humanise(a.type);
     }
   }
@@ -994,18 +1016,22 @@ export class Screen {
   }
 
   helpTopic(el) {
+    if (el.closest(".ib-badge")) return "marker:hp";
     const unit = el.closest("[data-unit]");
     if (unit) return `unit:${unit.dataset.type}`;
     const ground = el.closest("[data-kind]");
-    if (ground) return "phase:terrain";
+    if (ground) {
+      const des = DESIGNATIONS.find((d) => String(ground.dataset.kind).includes(d));
+      return `terrain:${des || "feature"}`;
+    }
+    if (el.closest(".ib-arrow, .ib-ghost")) return "idea:bounce_back";
     return null;
   }
 
   finalReport(view) {
-    const o = view.observation || {};
-    const d = o.destroyed_dcp;
-    if (!Array.isArray(d)) return [];
-    return [h("p", { class: "muted", testid: "fa-final" }, [0, 1].map((s) => `${this.sideName(s)} destroyed ${d[s]} DCP of enemies`).join(" · "))];
+    const sides = (view.observation || {}).sides || [];
+    if (!sides.length) return [];
+    return [h("p", { class: "muted", testid: "fa-final" }, sides.map((s, i) => `${this.sideName(i)}: ${s.score ?? 0} DCP-worth of enemies destroyed`).join(" · "))];
   }
 
   // ---------------------------------------------------------------- acting
