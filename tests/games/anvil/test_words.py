@@ -143,3 +143,20 @@ def test_the_report_never_prints_a_sealed_bid_before_both_are_in() -> None:
     print_events(console, after, events)
     text = console.export_text()
     assert "has bid for the terrain" in text and "3 CP" not in text
+
+
+def test_the_engines_reason_codes_are_said_in_words() -> None:
+    state = table([place(0, "troop", 18, 16, name="Pikemen"), place(1, "war_machine", 18, 20, name="Ram")])
+    obs = GAME.observe(state, None)
+    stopped = ce.EngageStopped(0, 1, "nate", (18.0, 17.5), 1.5, "FA-EN-03")
+    assert WORDS.event(stopped, obs, None) == (
+        "Pikemen stops at (18, 17.5), short of Ram: not allowed to engage that side (NATE)."
+    )
+    held = ce.BounceBlocked(0, "braced", 2)
+    assert (
+        WORDS.event(held, obs, None) == "Pikemen cannot bounce back (it is braced) and loses 1 HP: 2 HP left."
+    )
+    slid = ce.BouncedBack(1, (18.0, 20.0), (18.0, 21.0), 1.0, "stops_at")
+    assert WORDS.event(slid, obs, None) == (
+        'Ram bounces back 1" to (18, 21), stopping 1" short of a unit or impassable terrain.'
+    )

@@ -61,12 +61,29 @@ SPELLS: Final = {
 """Spell keys in the text's words (the rules data names the rest)."""
 
 STOPPED: Final = {
+    "stops_at": '1" short of a unit or impassable terrain',
     "friend": '1" short of a friendly unit',
     "impassable": '1" short of impassable terrain',
     "edge": "at the table's edge",
     "enemy": "against an enemy unit",
 }
-"""Why a bounce back or a push stopped, in words."""
+"""Why a bounce back or a push stopped (the geometry's ``Slide.stopped_by``), in words."""
+
+REASONS: Final = {
+    "nate": "not allowed to engage that side (NATE)",
+    "short": "out of reach",
+    "seat": "the Seat of Power never moves",
+    "braced": "it is braced",
+    "blocked": "no room to move",
+    "edge": "it is at the table's edge",
+    "chain bound": "the chain's limit of combats is reached",
+}
+"""The engine's reason codes (an engage stopped, a bounce back blocked, a chain stopped), in words."""
+
+
+def reason(code: str) -> str:
+    """A reason code in words (a reason already in words is kept)."""
+    return REASONS.get(code, code)
 
 
 def point(p: Sequence[float] | None) -> str:
@@ -238,7 +255,8 @@ def sentence(e: Event, n: Names) -> str | None:
                 f"{n.unit(e.attacker)} engages {n.unit(e.defender)} in the {e.side}, moving {inches(e.cost)}."
             )
         case ce.EngageStopped():
-            return f"{n.unit(e.attacker)} stops at {point(e.at)}, short of {n.unit(e.defender)}: {e.reason}."
+            why = reason(e.reason)
+            return f"{n.unit(e.attacker)} stops at {point(e.at)}, short of {n.unit(e.defender)}: {why}."
         case ce.InterruptionOffered():
             return f"{n.side(e.seat)} may play {stratagem_name(e.key)} with {n.unit(e.unit)}."
         case ce.InterruptionDeclined():
@@ -265,16 +283,15 @@ def sentence(e: Event, n: Names) -> str | None:
             why = f", stopping {STOPPED.get(e.stopped_by, e.stopped_by)}" if e.stopped_by else ""
             return f"{n.unit(e.unit)} bounces back {inches(e.moved)} to {point(e.end)}{why}."
         case ce.BounceBlocked():
-            return (
-                f"{n.unit(e.unit)} cannot bounce back ({e.reason}) and loses 1 HP: {count(e.hp, 'HP')} left."
-            )
+            why = reason(e.reason)
+            return f"{n.unit(e.unit)} cannot bounce back ({why}) and loses 1 HP: {count(e.hp, 'HP')} left."
         case ce.ChainCombat():
             return (
                 f"A new combat: {n.unit(e.attacker)} attacks {n.unit(e.defender)} in the {e.side} "
                 f"(combat {e.depth + 1} of the chain)."
             )
         case ce.ChainStopped():
-            return f"No combat between {n.unit(e.attacker)} and {n.unit(e.defender)}: {e.reason}."
+            return f"No combat between {n.unit(e.attacker)} and {n.unit(e.defender)}: {reason(e.reason)}."
         case ce.ShotMissed():
             return (
                 f"{n.unit(e.unit)}'s shot at {n.unit(e.target)} falls short ({inches(e.distance)} away): "
