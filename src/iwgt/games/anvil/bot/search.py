@@ -88,6 +88,8 @@ SPARE_CP = 0.25
 """What a CP beyond those a side can usefully spend is still worth (another activation may find a use)."""
 CP_VALUE = 0.3
 """A CP's worth in the bid game, in the evaluation's points (about what one activation gains)."""
+OWN_CP = 0.5
+"""The weight of our own CP received, besides their difference from the opponent's (see ``_turn_bid``)."""
 STRIKE_CP = 3
 """CP a first strike needs (an activation and Hammerblow): going first with fewer is worth that share."""
 FIRST_BASE = 0.1
@@ -235,9 +237,11 @@ class AnvilBot:
         def outcome(ours: int, theirs: int) -> float:
             # Going first is worth a strike only with the CP to make it: first with 0 CP does nothing.
             tempo = first * min(min(ours, theirs), STRIKE_CP) / STRIKE_CP
-            return CP_VALUE * (use(ours, mine_cap) - use(theirs, theirs_cap)) + (
-                tempo if ours < theirs else -tempo
-            )
+            relative = CP_VALUE * (use(ours, mine_cap) - use(theirs, theirs_cap))
+            # Our own CP count for themselves too: a tie that burns both sides' CP is no even trade for a
+            # side that means to use them (else two bots both bid their limit and tie every turn).
+            own = OWN_CP * CP_VALUE * use(ours, mine_cap)
+            return relative + own + (tempo if ours < theirs else -tempo)
 
         my_limit = max(amounts)
         their_limit = state.limits[enemy]
