@@ -60,7 +60,7 @@ INFILTRATE_GRID = (5, 4)
 """Columns and rows of the grid of infiltration points the legal actions offer."""
 FEATURE_GRID = (4, 3)
 """Columns and rows of the coarse grid of feature centres the legal actions offer."""
-FEATURE_STEP = 2.0
+FEATURE_STEP = 3.0
 """Inches between the centres of the fine grid looked at when the coarse one has no place left."""
 FINE_OFFERS = 24
 """The most placements offered from the fine grid."""
