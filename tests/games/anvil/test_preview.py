@@ -166,3 +166,17 @@ def test_the_selection_lists_each_target_with_the_same_outcome_as_its_preview() 
     assert [t["target"] for t in engages] == [1]
     assert engages[0]["outcome"] == preview(state, engages[0]["action"])["outcome"]
     assert engages[0]["at"] == [18.0, 20.0]
+
+
+def test_the_preview_lights_where_the_trays_will_stand() -> None:
+    # For a physical table: the attacker's contact position (18, 18.5) and the defender's landing (18, 23),
+    # each a 3" x 1.5" tray.
+    state = table([place(0, "troop", 18, 16), place(1, "troop", 18, 20)], cp=(10, 0))
+    lights = preview(state, engage())["lights"]
+    by = {x["effect"]: sorted(map(tuple, x["area"])) for x in lights}
+    assert by["preview"] == [(16.5, 17.75), (16.5, 19.25), (19.5, 17.75), (19.5, 19.25)]
+    assert by["bounce"] == [(16.5, 22.25), (16.5, 23.75), (19.5, 22.25), (19.5, 23.75)]
+    # A destroyed defender flashes where it stands.
+    state = table([place(0, "hero", 18, 16), place(1, "troop", 18, 20, facing=0.0)], cp=(10, 0))
+    effects = [x["effect"] for x in preview(state, engage())["lights"]]
+    assert effects == ["preview", "destroyed"]

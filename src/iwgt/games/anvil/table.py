@@ -551,7 +551,39 @@ class AnvilAdapter:
                 out["allowance_left"] = round(moved[-1].allowance_left, 2)
         if isinstance(parsed, TARGET_ACTIONS):
             out["outcome"] = self._outcome(game, st, seat, parsed, (after, events))
+            out["lights"] = [x.to_json() for x in self._outcome_lights(st, out["outcome"])]
         return out
+
+    def _outcome_lights(self, st: Any, outcome: JSON | None) -> list[Light]:
+        """Where an outcome puts trays, for a physical table before Confirm: the attacker's contact position
+        (``preview``), each bounce back's landing (``bounce``) and each unit it destroys (``destroyed``)."""
+        if not outcome or not outcome.get("measured"):
+            return []
+        frontage, depth = st.scenario.spec.tray
+        out: list[Light] = []
+
+        def tray_light(centre: Any, facing: float, effect: str) -> None:
+            p = _point(centre)
+            if p is not None:
+                hue = colour(effect, self.palette)
+                out.append(Light.over_area(_corners(p, facing, frontage, depth), effect, hue, "steady"))
+
+        contact = outcome.get("contact")
+        if isinstance(contact, dict) and _num(contact.get("facing")):
+            tray_light(contact.get("centre"), float(contact["facing"]), "preview")
+        for b in outcome.get("bounces", []):
+            unit = st.units[b["unit"]] if 0 <= b["unit"] < len(st.units) else None
+            if unit is not None and unit.tray is not None:
+                tray_light(b["to"], unit.tray.facing, "bounce")
+        for uid in outcome.get("units_destroyed", []):
+            unit = st.units[uid] if 0 <= uid < len(st.units) else None
+            if unit is not None and unit.tray is not None:
+                out.append(
+                    Light.over_area(
+                        unit.tray.corners(), "destroyed", colour("destroyed", self.palette), "flash"
+                    )
+                )
+        return ANVIL_EFFECTS.ordered(out)
 
     def _outcome(
         self,
