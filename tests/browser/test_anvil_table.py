@@ -334,6 +334,13 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         expect(tid(page, "fa-outcome-damage")).to_have_count(1)
         shot(page, "anvil_04_engage_outcome")
         act_and_wait(page, "fa-confirm")
+        wait_settled(page)
+        bounces = [e for e in view(page)["events"] if e.get("event") == "BouncedBack"]
+        expect(page.locator('[data-testid^="fa-bounce-"]:not([data-testid*="preview"])')).to_have_count(
+            len(bounces)
+        )
+        if bounces:
+            shot(page, "anvil_04b_bounce_drawn")
         return True
     if active is not None:
         unit = next(u for u in obs["units"] if u["id"] == active)
@@ -601,6 +608,103 @@ def test_without_premeasuring_the_screen_shows_no_distances(server: Server, brow
         expect(tid(page, "fa-plan-words")).to_be_visible()
         expect(tid(page, "fa-plan-words")).not_to_contain_text('"')  # no cost told
         shot(page, "anvil_10_no_premeasure")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+# -- 6. an interruption prompt in the opponent's activation, and the bounce backs drawn ---------------------
+
+
+def engage_ahead(seed: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A skirmish played by the bot for both seats up to seat 0's first engage that seat 1 may answer with a
+    stratagem (the adapter's outcome lists the interruption): the record so far, and that engage."""
+    from iwgt.core.chance import SeededDice
+    from iwgt.core.match import Match
+    from iwgt.core.registry import get_game, get_plugin
+
+    game, plugin = get_game("anvil"), get_plugin("anvil")
+    match = Match(game, game.load_scenario("skirmish"), SeededDice(seed), seed)
+    bots = [plugin.bot(), plugin.bot()]
+    adapter = plugin.table()
+    for _ in range(MAX_STEPS):
+        assert not match.is_over(), "the game ended before an engage that could be answered"
+        seat, state = match.to_move, match.state
+        if seat == 0 and state.activation is not None:
+            for a in game.legal_actions(state, 0):
+                engage = game.action_to_json(a)
+                if engage["type"] != "engage":
+                    continue
+                outcome = adapter.preview(game, state, 0, engage)["outcome"]
+                if outcome and outcome.get("interruptions"):
+                    record = match.finish_record().to_json()
+                    return {**record, "seats": ["human", "human"], "mode": "shared"}, engage
+        match.act(seat, bots[seat].choose(state, seat))
+    raise AssertionError("no engage that could be answered")
+
+
+@needs_game
+@pytest.mark.timeout(600)
+def test_an_interruption_is_offered_in_the_opponents_activation(server: Server, browser: Browser) -> None:
+    record, engage = engage_ahead()
+    r = httpx.post(server.base + "/api/tables/import", json=record, timeout=30)
+    assert r.status_code == 201, r.text
+    page = open_link(browser, server.base, r.json()["links"]["table"], DESKTOP)
+    try:
+        wait_settled(page)
+        v = view(page)
+        assert v["seat"] == 0 and v["observation"]["activation"]["unit"] == engage["unit"]
+        page.wait_for_function(
+            "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=engage["unit"]
+        )
+        # The engage's outcome names the answer seat 1 may give, and what it would do.
+        tid(page, f"fa-target-engage-{engage['target']}").click()
+        expect(tid(page, "fa-outcome-interrupt-counterattack")).to_be_visible()
+        expect(tid(page, "fa-outcome-damage")).to_have_count(1)
+        # Where each bounce back of the outcome lands is drawn: an arrow from where to where, a ghost tray.
+        landing = page.evaluate("() => window.iwgtTable.game.outcome.outcome.bounces")
+        for i, b in enumerate(landing):
+            arrow = page.locator(f'[data-testid^="fa-bounce-preview-"][data-to="{b["to"][0]},{b["to"][1]}"]')
+            expect(arrow).to_have_count(1)
+            expect(tid(page, f"fa-ghost-landing-{i}")).to_have_attribute(
+                "data-at", f"{b['to'][0]},{b['to'][1]}"
+            )
+        shot(page, "anvil_07_engage_with_answer")
+        # Confirmed: the table asks seat 1, behind the shared screen's cover.
+        tid(page, "fa-confirm").click()
+        expect(tid(page, "pass-screen")).to_be_visible()
+        tid(page, "pass-continue").click()
+        wait_settled(page)
+        v = view(page)
+        assert v["seat"] == 1 and v["observation"]["phase"] == "interrupt"
+        assert v["observation"]["interruption"]["kind"] == "counterattack"
+        answer = tid(page, f"fa-interrupt-counterattack-{engage['target']}")
+        expect(answer).to_contain_text("Counterattack")
+        expect(answer).to_contain_text("3 CP")
+        expect(tid(page, "fa-decline")).to_be_visible()
+        shot(page, "anvil_11_interrupt_prompt")
+        cp_before = v["observation"]["sides"][1]["cp"]
+        answer.click()
+        # Back to seat 0's activation (or the next seat to act): the counterattack paid, the combat drawn.
+        page.wait_for_function(
+            """cp => { const t = window.iwgtTable;
+                     return document.querySelector('[data-testid="pass-screen"]')
+                            || (t.view && t.view.observation.sides[1].cp !== cp); }""",
+            arg=cp_before,
+        )
+        if tid(page, "pass-screen").count():
+            tid(page, "pass-continue").click()
+        wait_settled(page)
+        v = view(page)
+        assert v["observation"]["sides"][1]["cp"] == cp_before - 3  # Counterattack's 3 CP (FA-SI-02)
+        bounces = [e for e in v["events"] if e.get("event") == "BouncedBack"]
+        arrows = page.locator('[data-testid^="fa-bounce-"]')
+        expect(arrows).to_have_count(len(bounces))
+        for i, b in enumerate(bounces):  # each bounce back drawn from where to where
+            arrow = tid(page, f"fa-bounce-{i}")
+            assert arrow.get_attribute("data-from") == f"{b['start'][0]},{b['start'][1]}"
+            assert arrow.get_attribute("data-to") == f"{b['end'][0]},{b['end'][1]}"
+        shot(page, "anvil_12_after_counterattack")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()

@@ -35,6 +35,7 @@ const TURN_STEP_DEGREES = 45; // the facing buttons turn a planned tray this muc
 const FINE_STEP_DEGREES = 15;
 const MIN_LEG = 0.05; // inches: a tap this close to the last waypoint adds no leg
 
+const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const round2 = (v) => Math.round(Number(v) * 100) / 100;
 const inches = (v) => `${round2(v)}"`;
@@ -477,13 +478,24 @@ export class Screen {
       h("p", { testid: "fa-active-words" }, `Tap the table to plan its move (each tap a leg), or drag it; set its facing; tap a lit enemy to engage.${left}`)];
   }
 
+  /** The interruption offered, in words: which of your units, by whom, and what the stratagem would do. */
   pendingWords(o) {
     const p = o.interruption || {};
-    if (p.text) return p.text;
-    const kind = humanise(p.kind || "");
-    const who = p.defender !== undefined ? this.unitName(p.defender) : p.unit !== undefined ? this.unitName(p.unit) : "";
-    const by = p.attacker !== undefined ? ` by ${this.unitName(p.attacker)}` : p.caster !== undefined ? ` by ${this.unitName(p.caster)}` : "";
-    return `${kind}${who ? `: ${who}` : ""}${by ? ` is attacked${by}` : ""}. Use a stratagem or decline.`;
+    const whose = (id) => {
+      const u = this.unit(id);
+      if (!u) return `unit ${id}`;
+      return u.seat === this.seat() ? `your ${this.unitName(id)}` : `${this.sideName(u.seat)}'s ${this.unitName(id)}`;
+    };
+    switch (p.kind) {
+      case "counterattack":
+        return `${capital(whose(p.defender))} is engaged${p.side ? ` on its ${p.side}` : ""} by ${whose(p.attacker)}: Counterattack strikes back at the same time, or decline.`;
+      case "hero_of_the_day":
+        return `${capital(whose(p.unit ?? p.defender))} would be destroyed: Hero of the Day bounces it back with 1 HP instead, or decline.`;
+      case "dispel":
+        return `${capital(whose(p.caster))} casts ${this.stratFacts(p.spell).name}${p.target !== undefined && p.target !== null ? ` at ${whose(p.target)}` : ""}: Dispel stops it, or decline.`;
+      default:
+        return `${humanise(p.kind || "an interruption")}: use it, or decline.`;
+    }
   }
 
   renderPanel(view) {
