@@ -235,3 +235,10 @@ def test_fa_ss_05_a_unit_that_used_ballistics_may_not_move_but_a_parthian_shot_m
     parthian = replace(state, activation=replace(state.activation, shot=True, stratagems=("parthian_shot",)))
     _, event = moved(parthian, (10, 12))
     assert event.cost == 2
+
+
+def test_fa_gn_09_without_premeasuring_a_refusal_gives_no_distance() -> None:
+    state = place(pikemen_at_10_10(premeasure=False), "Spearmen", (10, 16), 180)
+    with pytest.raises(IllegalAction) as exc:
+        moved(state, (10, 13.6))
+    assert "too near Spearmen" in exc.value.message and '0.90"' not in exc.value.message

@@ -165,7 +165,9 @@ def why_not_stand(state: AnvilState, unit: Unit, tray: Tray, *, enemy_gap: float
         if other.seat != unit.seat and gap > 0:
             apart = tray_gap(tray, other.tray)
             if apart < gap - GAP_EPS:
-                return f'the tray would end {apart:.2f}" from {other.name}: at least {gap:g}" from an enemy'
+                # Without premeasuring the refusal must not measure for the player (FA-GN-09).
+                said = f'{apart:.2f}" from' if state.options.premeasure else "too near"
+                return f'the tray would end {said} {other.name}: at least {gap:g}" from an enemy'
     features = state.terrain()
     if any(f.impassable for f in features) and in_impassable(tray.polygon(), features):
         return "the tray would stand in impassable terrain"
