@@ -190,6 +190,11 @@ def build_army(page: Page) -> None:
     for t in ("hero", "wizard", "knight", "troop"):
         expect(tid(page, f"fa-limit-{t}")).to_have_attribute("data-ok", "true")
     tid(page, "fa-general-0").check()
+    # A deployment stratagem bought with the army: Shooter on the last Troop (paid in DCP when it deploys,
+    # not counted in the army's DCP, FA-ST-03).
+    last = len(LEGAL_ARMY) - 1
+    tid(page, f"fa-deploy-strat-{last}-shooter").check()
+    expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
     expect(tid(page, "fa-army-reason")).to_have_count(0)
     shot(page, "anvil_02_army_built")
     act_and_wait(page, "fa-army-submit")
@@ -209,6 +214,9 @@ def place_features(page: Page, seat: int) -> None:
     )
     spots = grid[:6]
     tid(page, "fa-des-blocks").check()
+    if not v["observation"]["features"]:  # the first feature turned a quarter
+        tid(page, "fa-rotate").click()
+        expect(tid(page, "fa-rotate")).to_have_text("Rotation 90°")
     reasons = []
     for at in spots:
         tap_table(page, at)
@@ -406,6 +414,26 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         return False
     act_and_wait(page, "fa-pass")
     return False
+
+
+@needs_game
+@pytest.mark.timeout(120)
+def test_the_game_is_set_up_from_the_game_selection(server: Server, browser: Browser) -> None:
+    page = open_link(browser, server.base, "/", TABLET)
+    try:
+        tid(page, "game-card-anvil").click()
+        tid(page, "scenario-select").select_option("skirmish")
+        expect(tid(page, "seat-select-1")).to_have_value("bot")
+        tid(page, "play-button").click()
+        page.wait_for_url("**/play/**")
+        wait_settled(page)
+        expect(tid(page, "phase")).to_contain_text("Muster")
+        expect(tid(page, "fa-army-suggested")).to_be_visible()  # the scenario's army, or build one
+        expect(tid(page, "fa-add-troop")).to_be_visible()
+        expect(tid(page, "fa-dcp")).to_have_attribute("data-budget", "12")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
 
 
 # -- 3. the sealed bid on a shared touchscreen --------------------------------------------------------------

@@ -473,9 +473,13 @@ export class Screen {
       return [h("h2", {}, `${this.unitName(active)}: excess damage`),
         h("p", { testid: "fa-active-words" }, `The excess damage gives${how} of movement to use at once: plan a move and tap Move, or end the activation.`)];
     }
+    const title = h("h2", {}, `${this.unitName(active)} (${TYPE_NAME[u && u.type] || ""})`);
+    if (a.engaged || a.shot) {
+      return [title, h("p", { testid: "fa-active-words" }, `It has ${a.engaged ? "fought" : "shot"}: use a stratagem still offered, or end its activation.`)];
+    }
     const left = typeof a.allowance === "number" && this.premeasure() ? ` ${inches(a.allowance)} of movement left.` : "";
-    return [h("h2", {}, `${this.unitName(active)} (${TYPE_NAME[u && u.type] || ""})`),
-      h("p", { testid: "fa-active-words" }, `Tap the table to plan its move (each tap a leg), or drag it; set its facing; tap a lit enemy to engage.${left}`)];
+    const how = a.allowance > 0 || !this.premeasure() ? "Tap the table to plan its move (each tap a leg), or drag it; set its facing; tap a lit enemy to engage." : "Its movement is spent: use a stratagem still offered, or end its activation.";
+    return [title, h("p", { testid: "fa-active-words" }, `${how}${a.allowance > 0 ? left : ""}`)];
   }
 
   /** The interruption offered, in words: which of your units, by whom, and what the stratagem would do. */
