@@ -281,7 +281,8 @@ class AnvilGame:
         if state.phase == "over":
             raise IllegalAction("the game is over")
         seat = self.to_move(state)
-        assert seat is not None
+        if seat is None:
+            raise IllegalAction("nobody is to act now")
         if state.pending is not None:
             if not isinstance(action, act.Interrupt | act.Decline):
                 raise IllegalAction(
