@@ -160,3 +160,20 @@ def test_the_engines_reason_codes_are_said_in_words() -> None:
     assert WORDS.event(slid, obs, None) == (
         'Ram bounces back 1" to (18, 21), stopping 1" short of a unit or impassable terrain.'
     )
+
+
+def test_a_name_both_sides_use_is_told_by_its_side() -> None:
+    units = [place(0, "troop", 18, 16, name="Spears"), place(1, "troop", 18, 20, name="Spears")]
+    state = table(units, cp=(10, 0))
+    after, events = GAME.apply(state, act.Engage(0, 1))
+    said = sentences(WORDS, None, 0, events, GAME.observe(after, None), None)
+    assert (
+        said[1]
+        == "Spears (The Iron Crown) strikes Spears (The Wild Host) (front): 2 HP of damage, 2 HP left."
+    )
+    placed = ev.SeatPlaced(0, 0, (1.5, 0.75), 0.0)
+    state = skirmish()
+    while state.phase != "terrain_bid":  # the armies are in: the units (Seats of Power first) are named
+        state, _ = GAME.apply(state, GAME.legal_actions(state, GAME.to_move(state))[0])
+    obs = GAME.observe(state, None)
+    assert WORDS.event(placed, obs, None) == "The Iron Crown places its Seat of Power at (1.5, 0.75)."

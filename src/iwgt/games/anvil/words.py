@@ -124,14 +124,24 @@ class Names:
                 self.units[u["id"]] = str(u.get("name") or f"unit {u['id']}")
                 if isinstance(u.get("seat"), int):
                     self.seats[u["id"]] = u["seat"]
+        self._shared: set[str] | None = None  # names both sides use, found on first need
         sides = observation.get("sides") or observation.get("players") or []
         self.sides = [
             str(s.get("name", f"seat {i}")) if isinstance(s, dict) else str(s) for i, s in enumerate(sides)
         ]
 
     def unit(self, uid: Any) -> str:
-        """A unit's name (``the Spearmen``: names are the army list's)."""
-        return self.units.get(uid, f"unit {uid}")
+        """A unit's name (names are the army list's); a name both sides use is told by its side
+        (``Champion 1 (The Wild Host)``), so a combat between two namesakes still reads."""
+        name = self.units.get(uid)
+        if name is None:
+            return f"unit {uid}"
+        if self._shared is None:
+            owners: dict[str, set[Any]] = {}
+            for other, n in self.units.items():
+                owners.setdefault(n, set()).add(self.seats.get(other))
+            self._shared = {n for n, seats in owners.items() if len(seats) > 1}
+        return f"{name} ({self.owner(uid)})" if name in self._shared else name
 
     def side(self, seat: Any) -> str:
         """A side's name (``Dwarves``)."""
@@ -203,7 +213,7 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.ExtraCP():
             return f"{n.side(e.seat)} placed {count(e.placed, 'feature')}: {e.cp} extra CP in turn 1."
         case ev.SeatPlaced():
-            name = n.unit(e.unit)
+            name = n.units.get(e.unit, "")
             what = "its Seat of Power" if name.lower() == "seat of power" else f"{name}, its Seat of Power,"
             return f"{n.side(e.seat)} places {what} at {point(e.centre)}."
         # ---------------------------------------------------------------- the turn
