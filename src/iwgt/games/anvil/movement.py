@@ -630,26 +630,48 @@ def _grid(state: AnvilState, cols: int, rows: int) -> list[XY]:
     return [(x, y) for x in xs for y in ys]
 
 
+@lru_cache(maxsize=256)
+def _turned_box(outline: tuple[XY, ...], rotation: int) -> tuple[float, float, float, float]:
+    """The box of a piece's outline turned by ``rotation`` around its own centre."""
+    return _box(place_outline(outline, (0.0, 0.0), rotation))
+
+
+def _feature_ok(state: AnvilState, key: str, centre: XY, rotation: int) -> bool:
+    """``why_not_feature(...) is None``, settled by boxes where they are clear by a margin (the common case
+    on an open table), by the exact check otherwise."""
+    spec = state.scenario.piece(key)
+    if spec is None or rotation not in ROTATIONS:
+        return False
+    bx0, by0, bx1, by1 = _turned_box(tuple(spec.outline), rotation)
+    x0, y0, x1, y1 = centre[0] + bx0, centre[1] + by0, centre[0] + bx1, centre[1] + by1
+    w, h = table(state)
+    margin = 1e-3
+    if x0 < -margin or y0 < -margin or x1 > w + margin or y1 > h + margin:
+        return False
+    inside = x0 >= margin and y0 >= margin and x1 <= w - margin and y1 <= h - margin
+    gap = rules().constants.terrain_gap + margin
+    for placed in state.features:
+        a0, b0, a1, b1 = _box(placed.feature.outline)
+        if not (x1 + gap < a0 or a1 + gap < x0 or y1 + gap < b0 or b1 + gap < y0):
+            inside = False  # near another feature: measure exactly
+            break
+    return inside or why_not_feature(state, key, centre, rotation) is None
+
+
 def feature_spots(state: AnvilState) -> list[tuple[str, XY, int]]:
     """The (piece, centre, rotation) placements the legal actions offer, each legal: a coarse grid of
     centres; where it has none, a spread of the legal centres of a fine grid (every ``FEATURE_STEP``");
     empty only when the fine grid has none either (then the feature may be skipped, FA-FB-06 decided)."""
     pieces = [(p.key, r) for p in state.scenario.spec.terrain for r in ROTATIONS]
     coarse = [
-        (key, c, r)
-        for key, r in pieces
-        for c in _grid(state, *FEATURE_GRID)
-        if why_not_feature(state, key, c, r) is None
+        (key, c, r) for key, r in pieces for c in _grid(state, *FEATURE_GRID) if _feature_ok(state, key, c, r)
     ]
     if coarse:
         return coarse
     w, h = table(state)
     cols, rows = int(w // FEATURE_STEP), int(h // FEATURE_STEP)
     fine = [
-        (key, c, r)
-        for key, r in pieces
-        for c in _grid(state, cols, rows)
-        if why_not_feature(state, key, c, r) is None
+        (key, c, r) for key, r in pieces for c in _grid(state, cols, rows) if _feature_ok(state, key, c, r)
     ]
     if len(fine) <= FINE_OFFERS:
         return fine
