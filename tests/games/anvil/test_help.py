@@ -4,6 +4,7 @@ observation names, and the skirmish's first-game guide."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import get_args
 
 from tests.helpcheck import check_clauses, check_quotes
@@ -76,6 +77,11 @@ def test_the_skirmish_guide_is_for_a_shipped_scenario() -> None:
     assert guide is not None
     assert "skirmish" in AnvilGame().scenario_names()
     assert guide.steps[0].title == "The table" and guide.steps[-1].testid == "log"
+    # Each step outlines something the screen draws: the board (prefix "fa-"), a test id of web/screen.js,
+    # or the shell's log.
+    screen = (Path(plugin.web or ".") / "screen.js").read_text(encoding="utf-8")
+    for step in guide.steps:
+        assert step.testid in ("fa-table", "log") or f'testid: "{step.testid}"' in screen, step.testid
 
 
 def test_the_plugin_serves_it_once() -> None:
