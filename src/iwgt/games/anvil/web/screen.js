@@ -71,6 +71,7 @@ export class Screen {
     this.check = null; // the preview of the planned move, terrain piece or seat
     this.deployEdge = null; // the edge chosen for a deploy ("own", "left", "right", "infiltrate")
     this.seatAt = null; // the planned Seat of Power
+    this.infiltrating = null; // {unit, at, facing}: an Infiltrate deploy being placed
     this.queued = null; // an action to send once the view after an activation arrives
   }
 
@@ -392,6 +393,9 @@ export class Screen {
     if (this.plan && this.plan.path.length) {
       const end = this.plan.path[this.plan.path.length - 1];
       out.push({ at: end, width: w, depth: d, facing: this.plan.facing + 90, kind: "plan", testid: "fa-ghost-plan" });
+    }
+    if (this.infiltrating && this.deployEdge === "infiltrate") {
+      out.push({ at: this.infiltrating.at, width: w, depth: d, facing: this.infiltrating.facing + 90, kind: "plan", testid: "fa-ghost-infiltrate" });
     }
     if (this.phaseName() === "seats" && this.seatAt) {
       out.push({ at: this.seatAt, width: w, depth: d, facing: (this.seat() === 1 ? 180 : 0) + 90, kind: "plan", label: "Seat",
@@ -754,8 +758,25 @@ export class Screen {
       edges.length > 1 ? h("div", { class: "row" }, edges.map((e) => h("button", { type: "button", class: ["btn", "small", this.deployEdge === e ? "primary" : "secondary"],
         testid: `fa-deploy-edge-${e}`, onclick: () => { this.deployEdge = e; this.shell.render(); } }, words[e] || humanise(e)))) : null,
       h("p", { class: "muted", testid: "fa-deploy-how" }, how[this.deployEdge] || ""),
-      h("p", { class: "muted" }, `Cost: 1 CP${sel.general ? " (the General deploys for no DCP)" : ` + ${this.typeFacts(sel.type).dcp} DCP`}${(sel.stratagems || []).length ? ` + its deployment stratagems` : ""}.`),
+      h("p", { class: "muted", testid: "fa-deploy-cost" }, typeof sel.deploy_cost === "number"
+        ? `Cost: ${sel.deploy_cost} CP (1 to activate${sel.general ? ", the General's unit no DCP" : ` + ${this.typeFacts(sel.type).dcp} DCP`}${(sel.stratagems || []).length ? " + its deployment stratagems" : ""}).`
+        : `Cost: 1 CP${sel.general ? "" : ` + ${this.typeFacts(sel.type).dcp} DCP`}.`),
+      this.infiltrating && this.infiltrating.unit === sel.id ? this.infiltrateControls() : null,
     ];
+  }
+
+  /** Infiltrate: the point tapped, then the facing (the unit moves no further in that activation). */
+  infiltrateControls() {
+    const f = this.infiltrating;
+    const turn = (d) => { f.facing = norm(f.facing + d); this.shell.render(); };
+    return h("div", { class: "fa-plan", testid: "fa-infiltrate" },
+      h("p", { class: "muted" }, `At (${round2(f.at[0])}, ${round2(f.at[1])}), ${this.facingWords(f.facing)}.`),
+      h("div", { class: "row fa-facing" },
+        h("button", { type: "button", class: "btn secondary small", testid: "fa-infiltrate-left", onclick: () => turn(TURN_STEP_DEGREES) }, `⟲ ${TURN_STEP_DEGREES}°`),
+        h("button", { type: "button", class: "btn secondary small", testid: "fa-infiltrate-right", onclick: () => turn(-TURN_STEP_DEGREES) }, `⟳ ${TURN_STEP_DEGREES}°`),
+        h("button", { type: "button", class: "btn primary", testid: "fa-infiltrate-go",
+          onclick: () => { const a = { type: "deploy", unit: f.unit, edge: "infiltrate", x: round2(f.at[0]), y: round2(f.at[1]), facing: round2(f.facing) }; this.infiltrating = null; this.send(a); } },
+        "Infiltrate here")));
   }
 
   deployAt(uid, p) {
@@ -1120,7 +1141,14 @@ export class Screen {
       return;
     }
     if (!this.trayOf(u)) {
-      if (this.activeUnit() === null || this.activeUnit() === undefined) this.send(this.deployAt(u.id, p));
+      if (this.activeUnit() !== null && this.activeUnit() !== undefined) return;
+      if (this.deployEdge === "infiltrate") {
+        const keep = this.infiltrating && this.infiltrating.unit === u.id ? this.infiltrating.facing : this.seat() === 1 ? 180 : 0;
+        this.infiltrating = { unit: u.id, at: [round2(p[0]), round2(p[1])], facing: keep };
+        this.shell.render();
+        return;
+      }
+      this.send(this.deployAt(u.id, p));
       return;
     }
     const active = this.activeUnit();
