@@ -86,3 +86,9 @@ def test_the_summary_gives_hp_left_and_enemy_dcp_destroyed() -> None:
     gone = state.with_unit(replace(state.units[1], destroyed=True, tray=None))
     # A Knight destroyed is worth its type's 2 DCP to the seat that destroyed it (FA-MS-06 decided).
     assert plugin.summary(gone) == {"hp": [4, 4], "units_left": [1, 1], "destroyed_dcp": [2, 0]}
+
+
+def test_the_catalogue_maps_each_stratagem_actions_key_to_its_data_key() -> None:
+    keys = catalogue()["action_keys"]
+    assert keys["fly_burrow"] == "fly" and keys["parthian"] == "parthian_shot" and keys["brace"] == "brace"
+    assert set(keys.values()) <= set(rules().stratagems)

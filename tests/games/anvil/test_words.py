@@ -177,3 +177,9 @@ def test_a_name_both_sides_use_is_told_by_its_side() -> None:
         state, _ = GAME.apply(state, GAME.legal_actions(state, GAME.to_move(state))[0])
     obs = GAME.observe(state, None)
     assert WORDS.event(placed, obs, None) == "The Iron Crown places its Seat of Power at (1.5, 0.75)."
+
+
+def test_a_stratagem_named_by_its_action_key_reads_as_the_text_names_it() -> None:
+    obs = GAME.observe(table([place(0, "hero", 18, 16, name="Aldric")]), None)
+    used = ce.StratagemUsed(0, 0, "fly_burrow", 2, "FA-SM-01")
+    assert WORDS.event(used, obs, None) == "The Iron Crown uses Fly/Burrow with Aldric (2 CP)."

@@ -1,7 +1,9 @@
 """What the touchscreen needs of Forged upon an Anvil: the unit types for the army builder (Move, HP, DCP,
 availability, the stratagems each may take), every stratagem with its cost, users and list (for the army
 builder's deployment stratagems and the activation's stratagem menus), the matrix, and the measures the
-screen draws (tray, ranges, gaps). All of it read from ``data/rules.toml``: ``GET /api/games/anvil/data``."""
+screen draws (tray, ranges, gaps); ``action_keys`` maps a ``stratagem`` action's key to its data key
+(``fly_burrow`` is ``fly``), by which the stratagems and their help topics are keyed. All of it read from
+``data/rules.toml``: ``GET /api/games/anvil/data``."""
 
 from __future__ import annotations
 
@@ -56,8 +58,11 @@ def catalogue() -> JSON:
         }
         for att in FIGHTING_TYPES
     }
+    from iwgt.games.anvil.stratagems import TOGGLES
+
     return {
         "version": r.version,
+        "action_keys": dict(TOGGLES),
         "units": units,
         "unit_order": list(UNIT_TYPES),
         "stratagems": stratagems,

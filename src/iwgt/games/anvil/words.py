@@ -106,8 +106,9 @@ def count(k: int, word: str) -> str:
 def stratagem_name(key: str) -> str:
     """A stratagem's name from the rules data (``hero_of_the_day`` -> ``Hero of the Day``)."""
     from iwgt.games.anvil.rules import rules
+    from iwgt.games.anvil.stratagems import TOGGLES
 
-    s = rules().stratagems.get(key)
+    s = rules().stratagems.get(TOGGLES.get(key, key))
     if s is not None:
         return s.name
     return SPELLS.get(key, key.replace("_", " ").capitalize())
