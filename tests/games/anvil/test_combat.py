@@ -87,6 +87,16 @@ def test_nate_side_stops_one_inch_away_without_combat() -> None:
     assert s.unit(1).hp == 12 and s.activation is not None and s.activation.engaged
 
 
+def test_no_room_to_turn_at_the_edge_no_engage() -> None:
+    """FA-MV-01, FA-EN-03: a Troop at the far edge (centre y = 35.2, its tray up to y = 35.95) would have
+    to pivot about its middle to face a War Machine to its right; turned, its 3" frontage runs along y from
+    33.7 to 36.7, off the 36" table: the engage is refused and not offered (a NATE stop once began there)."""
+    s = table([place(0, "troop", 18, 35.2), place(1, "war_machine", 26, 35.2, 90)], cp=(10, 0))
+    assert engage_actions(s) == []
+    with pytest.raises(IllegalAction, match="no room on the table to turn"):
+        act(s, Engage(0, 1))
+
+
 def test_skirmishing_defender_counts_only_a_front() -> None:
     """FA-SM-10: engaged in the rear, a Skirmishing Troop takes the front value 2, not 4."""
     s = table([place(0, "troop", 18, 20, 180), place(1, "troop", 18, 15, skirmishing=True)], cp=(10, 0))

@@ -194,6 +194,9 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     others = [u for u in others_of(state, unit) if u.id != target.id]
     walls = [] if fly else impassable(state)
     width, height = table_size(state)
+    if not within_table(start, width, height):
+        # Pivoting about its middle near the edge would put part of the tray off the table (FA-MV-01).
+        raise IllegalAction(f"FA-MV-01: {unit.name} has no room on the table to turn towards {target.name}")
     if nate:
         # FA-EN-03: along the engage line, stopping 1" short of the defender (and of anything else met).
         stops: list[Polygon | Tray] = [them, *(tray_of(u) for u in others), *walls]
