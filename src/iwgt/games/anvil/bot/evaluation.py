@@ -46,6 +46,12 @@ THREAT_WAITING = 0.25
 """Weight of the threats of the side that does not act next."""
 PULL = 0.02
 """Value per inch closer to the enemy target, per unit of worth (capped at ``PULL_CAP``)."""
+WORTH_CAP = 4.0
+"""The pull of a unit grows with its worth up to this (a General is pulled like a War Machine)."""
+NEAR = 12.0
+"""Within this many inches of the enemy target a unit is pulled harder (``NEAR_PULL``)."""
+NEAR_PULL = 0.06
+"""Value per inch closer to the enemy target within ``NEAR``, per unit."""
 PULL_CAP = 48.0
 """Distances beyond this many inches all count the same (the pull only matters nearer)."""
 GENERAL_SAFETY = 1.0
@@ -246,6 +252,17 @@ def threats(state: AnvilState, seat: int, cp: int) -> float:
     return total
 
 
+def best_strike(state: AnvilState, seat: int, cp: int = NEXT_TURN_CP) -> float:
+    """The most valuable single attack any of a seat's units could make now (0 if none)."""
+    best = 0.0
+    for a in state.units:
+        if a.seat == seat and a.on_table:
+            t = best_threat(state, a, cp)
+            if t is not None and t.value > best:
+                best = t.value
+    return best
+
+
 def target_of(state: AnvilState, seat: int) -> Unit | None:
     """The enemy unit that wins the game for ``seat`` (by ``win``), if it is on the table."""
     enemy = 1 - seat
@@ -269,7 +286,10 @@ def progress(state: AnvilState, seat: int) -> float:
         else:  # nobody to walk to: towards the enemy's edge
             edge = state.scenario.spec.height if seat == 0 else 0.0
             d = abs(edge - here.centre[1])
-        total += (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), 4.0)
+        total += (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), WORTH_CAP)
+        if goal is not None:
+            # The last inches to the unit that wins the game pull harder: closing in beats deploying more.
+            total += max(0.0, NEAR - d) * NEAR_PULL
     return total
 
 

@@ -56,13 +56,12 @@ from iwgt.games.anvil.actions import (
 )
 from iwgt.games.anvil.bot import bids
 from iwgt.games.anvil.bot.evaluation import (
-    THREAT_ACTING,
+    best_strike,
     evaluate,
     gap,
     harm_value,
     move_of,
     target_of,
-    threats,
     tray_of,
 )
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
@@ -227,9 +226,9 @@ class AnvilBot:
         enemy = 1 - seat
         mine_cap = self._useful_cp(state, seat)
         theirs_cap = self._useful_cp(state, enemy)
-        strike_me = THREAT_ACTING * threats(state, seat, 10)
-        strike_them = THREAT_ACTING * threats(state, enemy, 10)
-        first = FIRST_BASE + (strike_me + strike_them) / 2
+        # Activations alternate, so going first buys one strike before the other side's: the best single
+        # strike we could make, or the best they could make on us that we may step away from.
+        first = FIRST_BASE + (best_strike(state, seat) + best_strike(state, enemy)) / 2
 
         def use(cp: int, cap: int) -> float:
             return min(cp, cap) + SPARE_CP * max(0, cp - cap)
