@@ -180,3 +180,30 @@ def test_the_preview_lights_where_the_trays_will_stand() -> None:
     state = table([place(0, "hero", 18, 16), place(1, "troop", 18, 20, facing=0.0)], cp=(10, 0))
     effects = [x["effect"] for x in preview(state, engage())["lights"]]
     assert effects == ["preview", "destroyed"]
+
+
+def test_each_interruption_the_enemy_could_play_has_its_own_outcome() -> None:
+    # A Monster strikes a General's Hero in the rear: FA-CRM-MONSTER-HERO rear 5 against 4 HP, destroyed, 1"
+    # of excess. Seat 1 (7 CP) may first Counterattack (3 CP: the Hero's front against the Monster's row,
+    # FA-CRM-HERO-MONSTER front 2; the Hero still falls and the Monster still converts its excess), then play
+    # Hero of the Day (4 CP, FA-SI-10/12): 1 HP left, a bounce back 3" away to (18, 23), no excess.
+    hero = place(1, "hero", 18, 20, facing=0.0, general=True)
+    state = table([place(0, "monster", 18, 16), hero], cp=(10, 7))
+    o = preview(state, engage())["outcome"]
+    assert (o["damage"], o["side"], o["destroyed"], o["excess_move"]) == (5, "rear", True, 1.0)
+    assert [i["key"] for i in o["interruptions"]] == ["counterattack", "hero_of_the_day"]
+    counter, saved = o["alternatives"]
+    assert o["if_interrupted"] == counter
+    assert (counter["key"], counter["counter_damage"], counter["destroyed"], counter["excess_move"]) == (
+        "counterattack",
+        2,
+        True,
+        1.0,
+    )
+    assert (saved["key"], saved["destroyed"], saved["hp_left"], saved["excess_move"]) == (
+        "hero_of_the_day",
+        False,
+        1,
+        0.0,
+    )
+    assert [(b["unit"], b["to"]) for b in saved["bounces"]] == [(1, [18.0, 23.0])]

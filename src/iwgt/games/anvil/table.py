@@ -733,26 +733,30 @@ def _reach(
     return [_xy(p) for p in list(hull.exterior.coords)[:-1]]
 
 
-def follow(game: AnyGame, before: Any, after: Any, events: list[Event], seat: Seat) -> JSON:
+def follow(
+    game: AnyGame, before: Any, after: Any, events: list[Event], seat: Seat, *, branch: bool = True
+) -> JSON:
     """The outcome of an order already tried: every interruption that follows declined (the engine's own
-    ``decline``), each one offered listed, and for the first, the outcome if it is played."""
+    ``decline``), each one offered listed, and (``branch``) for each of them the outcome if it alone is
+    played (``alternatives``; ``if_interrupted`` is the first's)."""
     offers: list[JSON] = []
-    alternative: JSON | None = None
+    alternatives: list[JSON] = []
     state = after
     for _ in range(MAX_FOLLOW):
         pending = getattr(state, "pending", None)
         if pending is None or game.to_move(state) != pending.seat:
             break
         offers.append({"seat": pending.seat, "key": pending.kind, "unit": pending.unit})
-        if alternative is None:
+        if branch:
             try:
                 alt, alt_events = game.apply(state, act.Interrupt(pending.kind, pending.unit))
-                alternative = follow(game, before, alt, [*events, *alt_events], seat)
-                alternative["key"] = pending.kind
-                alternative["unit"] = pending.unit
-                alternative.pop("if_interrupted", None)
             except GameError:
-                alternative = None
+                pass
+            else:
+                played = follow(game, before, alt, [*events, *alt_events], seat, branch=False)
+                alternatives.append(
+                    {**played, "key": pending.kind, "unit": pending.unit, "seat": pending.seat}
+                )
         try:
             state, more = game.apply(state, act.Decline())
         except GameError:
@@ -779,7 +783,8 @@ def follow(game: AnyGame, before: Any, after: Any, events: list[Event], seat: Se
         "units_destroyed": sorted(destroyed),
         "losses": sorted(destroyed & mover_units),
         "interruptions": offers,
-        "if_interrupted": alternative,
+        "alternatives": alternatives,
+        "if_interrupted": alternatives[0] if alternatives else None,
         "clauses": first["clauses"] if first else [],
     }
     engage = next((e for e in events if isinstance(e, ce.EngageDeclared)), None)
