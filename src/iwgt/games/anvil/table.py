@@ -26,7 +26,7 @@ Combat has no dice, so the table can say exactly what an order will do. Decision
 - **Exact outcome** (``preview`` and each selection target's ``outcome``): the order is applied by the
   engine to the state (a value: nothing changes) and every interruption that follows is declined, so the
   outcome is what happens unless the enemy interrupts; each interruption the enemy could play is listed
-  (``interruptions``) with the outcome if it does (``if_interrupted``). Nothing is re-implemented here:
+  (``interruptions``) with the outcome if it does (``alternatives``). Nothing is re-implemented here:
   damage, destruction, excess movement, bounce backs, chains, all are read off the engine's own events.
   Without premeasuring, the outcome of an engage or a shot is the matrix's alone (``iwgt.games.anvil.matrix
   .resolve``, as if it reaches), with no distance, landing or chain (those would measure for the player).
