@@ -207,3 +207,16 @@ def test_each_interruption_the_enemy_could_play_has_its_own_outcome() -> None:
         0.0,
     )
     assert [(b["unit"], b["to"]) for b in saved["bounces"]] == [(1, [18.0, 23.0])]
+
+
+def test_an_interruption_prompt_previews_both_answers() -> None:
+    # The Spearmen's player, asked whether to Counterattack (FA-ST-05), sees either answer's outcome:
+    # declined, 2 HP off its 4 and a bounce back; played, 2 HP back on the attacker and both bounce back
+    # (FA-SI-02..04).
+    state = table([place(0, "troop", 18, 16), place(1, "troop", 18, 20)], cp=(10, 3))
+    asked, _ = GAME.apply(state, GAME.action_from_json(engage()))
+    assert asked.pending is not None and GAME.to_move(asked) == 1
+    declined = preview(asked, {"type": "decline"}, seat=1)["outcome"]
+    assert (declined["damage"], declined["counter_damage"], declined["bounce_back"]) == (2, None, "defender")
+    played = preview(asked, {"type": "interrupt", "key": "counterattack", "unit": 1}, seat=1)["outcome"]
+    assert (played["damage"], played["counter_damage"], played["bounce_back"]) == (2, 2, "both")

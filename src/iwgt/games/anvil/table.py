@@ -113,6 +113,8 @@ DEFAULT_TRAY: Final = (3.0, 1.5)
 
 TARGET_ACTIONS: Final = (act.Engage, act.Shoot, act.Cast, act.Steady, act.RaiseChampion)
 """The orders a selection lists as targets (a spell's every variant too)."""
+ANSWERS: Final = (act.Interrupt, act.Decline)
+"""An interruption's answers: their preview gives the outcome of the paused combat or spell either way."""
 OUTCOME_ACTIONS: Final = (act.Engage, act.Shoot)
 """The targets a selection gives with their exact outcome at once (a combat's: the others, a spell's many
 variants, come with the preview the screen asks for before Confirm)."""
@@ -549,7 +551,7 @@ class AnvilAdapter:
             if moved:
                 out["cost"] = round(sum(e.cost for e in moved), 2)
                 out["allowance_left"] = round(moved[-1].allowance_left, 2)
-        if isinstance(parsed, TARGET_ACTIONS):
+        if isinstance(parsed, (*TARGET_ACTIONS, *ANSWERS)):
             out["outcome"] = self._outcome(game, st, seat, parsed, (after, events))
             out["lights"] = [x.to_json() for x in self._outcome_lights(st, out["outcome"])]
         return out
