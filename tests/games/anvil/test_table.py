@@ -186,3 +186,37 @@ def test_a_waiting_unit_shows_where_it_may_come_on() -> None:
     assert sel["zones"] == [{"edge": "own", "outline": [[0.0, 0.0], [36.0, 0.0], [36.0, 1.5], [0.0, 1.5]]}]
     assert [x["effect"] for x in sel["lights"]].count("deploy") == 1
     assert sel["deploy"] and all(d["action"]["type"] == "deploy" for d in sel["deploy"])
+
+
+def test_what_the_table_gives_a_seat_is_the_same_whatever_it_may_not_know() -> None:
+    # Seat 0 has sealed its terrain bid: for seat 1 (and a spectator) the states that differ only in that bid
+    # (resample_hidden) give the same options, lights, cards, report and selections.
+    import random
+
+    state = GAME.initial_state(GAME.load_scenario("skirmish"))
+    while state.phase != "terrain_bid":
+        state, _ = GAME.apply(state, GAME.legal_actions(state, GAME.to_move(state))[0])
+    state, events = GAME.apply(state, act.TerrainBid(5))
+    assert GAME.to_move(state) == 1
+    rng = random.Random(3)
+
+    def seen(st: AnvilState, seat: int | None) -> str:
+        obs = GAME.observe(st, seat)
+        vis = visible_events(events, seat)
+        parts: list[Any] = [
+            [x.to_json() for x in TABLE.lights(obs, vis, seat)],
+            TABLE.cards(obs, seat),
+            TABLE.report(obs, vis),
+        ]
+        if seat is not None:
+            parts += [TABLE.options(GAME, st, seat), TABLE.selection(GAME, st, seat, 0)]
+        return json.dumps(parts, sort_keys=True)
+
+    for seat in (1, None):
+        want = seen(state, seat)
+        redrawn = set()
+        for _ in range(5):
+            other = GAME.resample_hidden(state, seat, lambda n: rng.randrange(n))
+            redrawn.add(other.terrain_bids[0])
+            assert seen(other, seat) == want
+        assert len(redrawn) > 1  # the bid really was redrawn
