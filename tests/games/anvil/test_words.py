@@ -183,3 +183,12 @@ def test_a_stratagem_named_by_its_action_key_reads_as_the_text_names_it() -> Non
     obs = GAME.observe(table([place(0, "hero", 18, 16, name="Aldric")]), None)
     used = ce.StratagemUsed(0, 0, "fly_burrow", 2, "FA-SM-01")
     assert WORDS.event(used, obs, None) == "The Iron Crown uses Fly/Burrow with Aldric (2 CP)."
+
+
+def test_a_sentence_about_a_sides_own_unit_does_not_name_the_side_twice() -> None:
+    units = [place(0, "troop", 18, 16, name="Spears"), place(1, "troop", 18, 20, name="Spears")]
+    obs = GAME.observe(table(units), None)
+    activated = ev.UnitActivated(0, 0, 1, 9, 6.0)
+    assert WORDS.event(activated, obs, None) == "The Iron Crown activates Spears (1 CP, 9 left)."
+    offered = ce.InterruptionOffered(1, 1, "counterattack")
+    assert WORDS.event(offered, obs, None) == "The Wild Host may play Counterattack with Spears."

@@ -144,6 +144,14 @@ class Names:
             self._shared = {n for n, seats in owners.items() if len(seats) > 1}
         return f"{name} ({self.owner(uid)})" if name in self._shared else name
 
+    def own(self, uid: Any, seat: Any) -> str:
+        """A unit's name in a sentence whose subject is its own side ("The Wild Host deploys Lances 1"): no
+        side added when the unit is that side's."""
+        name = self.units.get(uid)
+        if name is None or self.seats.get(uid) != seat:
+            return self.unit(uid)
+        return name
+
     def side(self, seat: Any) -> str:
         """A side's name (``Dwarves``)."""
         if isinstance(seat, int) and 0 <= seat < len(self.sides):
@@ -236,12 +244,12 @@ def sentence(e: Event, n: Names) -> str | None:
                 return f"{bids}: no activations this turn."
             return f"{bids}: {n.side(e.first)} goes first."
         case ev.UnitActivated():
-            return f"{n.side(e.seat)} activates {n.unit(e.unit)} ({e.cost} CP, {e.cp_left} left)."
+            return f"{n.side(e.seat)} activates {n.own(e.unit, e.seat)} ({e.cost} CP, {e.cp_left} left)."
         case ev.UnitDeployed():
             edges = {"own": "from its own edge", "left": "from the left edge", "right": "from the right edge"}
             where = edges.get(e.edge, "by infiltration")
             return (
-                f"{n.side(e.seat)} deploys {n.unit(e.unit)} {where} at {point(e.centre)} "
+                f"{n.side(e.seat)} deploys {n.own(e.unit, e.seat)} {where} at {point(e.centre)} "
                 f"({e.cost} CP, {e.cp_left} left)."
             )
         case ev.UnitMoved():
@@ -260,7 +268,9 @@ def sentence(e: Event, n: Names) -> str | None:
             return f"Game over: {n.side(e.winner)} win ({e.reason})."
         # ---------------------------------------------------------------- combat, shooting, spells
         case ce.StratagemUsed():
-            return f"{n.side(e.seat)} uses {stratagem_name(e.key)} with {n.unit(e.unit)} ({e.cost} CP)."
+            return (
+                f"{n.side(e.seat)} uses {stratagem_name(e.key)} with {n.own(e.unit, e.seat)} ({e.cost} CP)."
+            )
         case ce.EngageDeclared():
             return (
                 f"{n.unit(e.attacker)} engages {n.unit(e.defender)} in the {e.side}, moving {inches(e.cost)}."
@@ -269,7 +279,7 @@ def sentence(e: Event, n: Names) -> str | None:
             why = reason(e.reason)
             return f"{n.unit(e.attacker)} stops at {point(e.at)}, short of {n.unit(e.defender)}: {why}."
         case ce.InterruptionOffered():
-            return f"{n.side(e.seat)} may play {stratagem_name(e.key)} with {n.unit(e.unit)}."
+            return f"{n.side(e.seat)} may play {stratagem_name(e.key)} with {n.own(e.unit, e.seat)}."
         case ce.InterruptionDeclined():
             return f"{n.side(e.seat)} lets {stratagem_name(e.key)} go."
         case ce.CombatResolved():
