@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,10 +68,17 @@ from iwgt.games.anvil.bot.evaluation import (
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.state import AnvilState, Unit
-from iwgt.geometry.trays import facing_towards, facing_vector
+from iwgt.geometry.trays import facing_towards, facing_vector, halved_length
 
-ROOT_BUDGET = 260
-"""The most ``apply`` calls one decision may make (about 1-2 ms each on the battle scenario)."""
+ROOT_BUDGET = 200
+"""The ``apply`` calls the full planning of the best first actions may make (about 1-2 ms each)."""
+FIRST_POOL = 320
+"""The ``apply`` calls shared by the two-step look at every first action."""
+FIRST_MIN = 10
+"""The fewest ``apply`` calls each first action gets in that look, however many there are."""
+TIME_GUARD = 0.6
+"""Seconds after which a decision stops searching and takes the best plan found so far: a safety net for
+a loaded machine (the budgets above keep a decision well inside it, so choices do not depend on speed)."""
 BEAM = 4
 """States kept at each depth of an activation's beam search."""
 DEPTH = 3
@@ -121,6 +129,8 @@ GRID_SHARES = (1.0, 0.5)
 """Shares of the movement left the spread goes."""
 ALLOWANCE_SLACK = 0.01
 """Inches short of the whole allowance a move stops (rounding must not take it beyond)."""
+SHORTENINGS = 4
+"""Times a move through halving terrain is shortened to fit the movement left."""
 BISECTIONS = 12
 """Halvings that find how far a straight move towards an enemy may go."""
 
@@ -156,6 +166,7 @@ class AnvilBot:
         self.game = game
         self.plans: dict[int, Plan] = {}
         self.applies = 0
+        self.deadline = 0.0
 
     # ------------------------------------------------------------------ the entry point
 
@@ -166,6 +177,7 @@ class AnvilBot:
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
         self.applies = 0
+        self.deadline = time.perf_counter() + TIME_GUARD
         phase = view.phase
         if phase == "muster":  # the legal list holds only the suggested army; any legal army is accepted
             return self._checked(view, choose_army(view, legal), legal)
@@ -351,20 +363,29 @@ class AnvilBot:
         return (end if end is not None else legal[0],)
 
     def _choose_activation(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> tuple[Action, ...]:
-        """The unit to activate or deploy and its planned activation, or Pass."""
-        scored: list[tuple[Node, Node]] = []  # (one step deeper, the first action's own node)
-        for a in self._first_actions(state, seat, legal):
+        """The unit to activate or deploy and its planned activation, or Pass.
+
+        Every first action is looked at two steps deep on a narrow beam (a unit is worth what it can do,
+        not where it stands: a toggle then a move, a move then an engage); the best few are then planned
+        in full with what is left of the budget.
+        """
+        firsts = self._first_actions(state, seat, legal)
+        each = max(FIRST_MIN, FIRST_POOL // max(len(firsts), 1))
+        scored: list[tuple[Node, Node]] = []  # (two steps deeper, the first action's own node)
+        for a in firsts:
+            if self._late():
+                break
             after = self._step(state, seat, a)
             if after is None:
                 continue
             first = Node(evaluate(after, seat), after, (a,))
-            # One step deeper at once: a unit is worth what it can do, not where it stands.
-            scored.append((self._beam(first, seat, self.applies + 2 * MOVES + 4, depth=1), first))
+            scored.append((self._beam(first, seat, self.applies + each, depth=2, width=2), first))
         scored.sort(key=lambda pair: -pair[0].value)
         best: Node | None = scored[0][0] if scored else None
         finalists = scored[:FINALISTS]
+        budget = self.applies + ROOT_BUDGET
         for i, (_, first) in enumerate(finalists):
-            share = max(ROOT_BUDGET - self.applies, 0) // (len(finalists) - i)
+            share = max(budget - self.applies, 0) // (len(finalists) - i)
             deep = self._beam(first, seat, self.applies + share)
             if best is None or deep.value > best.value + 1e-9:
                 best = deep
@@ -377,17 +398,21 @@ class AnvilBot:
             return (pass_action if pass_action is not None else legal[0],)
         return best.path
 
-    def _beam(self, root: Node, seat: int, limit: int, depth: int = DEPTH) -> Node:
+    def _late(self) -> bool:
+        """Whether the decision has run past its safety time (a loaded machine): then search stops."""
+        return time.perf_counter() > self.deadline
+
+    def _beam(self, root: Node, seat: int, limit: int, depth: int = DEPTH, width: int = BEAM) -> Node:
         """The best node a beam search reaches within our activation, ``depth`` actions beyond ``root``."""
         best = root
         frontier = [root]
         for _ in range(depth):
             children: list[Node] = []
             for node in frontier:
-                if not self._mine(node.state, seat):
+                if not self._mine(node.state, seat) or self._late():
                     continue
                 for a in self._candidates(node.state, seat):
-                    if self.applies >= limit:
+                    if self.applies >= limit or self._late():
                         break
                     after = self._step(node.state, seat, a)
                     if after is None:
@@ -396,10 +421,10 @@ class AnvilBot:
             if not children:
                 break
             children.sort(key=lambda n: -n.value)
-            frontier = children[:BEAM]
+            frontier = children[:width]
             if frontier[0].value > best.value + 1e-9:
                 best = frontier[0]
-            if self.applies >= limit:
+            if self.applies >= limit or self._late():
                 break
         return best
 
@@ -508,7 +533,38 @@ class AnvilBot:
             if "skirmishing" not in used and u.type == "troop" and near and not in_reach:
                 out.append(Stratagem("skirmishing"))
         moves = self._own_grid(state, u) + self._custom_moves(state, seat)
-        return out + self._best_moves(state, seat, moves)
+        return out + self._best_moves(state, seat, self._affordable(state, moves))
+
+    def _affordable(self, state: AnvilState, moves: list[Move]) -> list[Move]:
+        """Each move shortened along its line until its cost (halving terrain counts double, FA-MV-02) fits
+        the movement left; duplicates dropped."""
+        act = state.activation
+        u = state.active
+        if act is None or u is None or u.tray is None:
+            return moves
+        slow = [f for f in state.terrain() if f.halves]
+        if not slow or "fly" in act.stratagems:
+            return moves
+        start = u.tray.centre
+        budget = act.allowance - ALLOWANCE_SLACK
+        out: list[Move] = []
+        seen: set[tuple[float, float]] = set()
+        for m in moves:
+            to = m.path[-1]
+            for _ in range(SHORTENINGS):
+                cost = halved_length(start, to, slow)
+                if cost <= budget:
+                    break
+                k = budget / cost
+                to = (
+                    math.floor((start[0] + (to[0] - start[0]) * k) * 100) / 100,
+                    math.floor((start[1] + (to[1] - start[1]) * k) * 100) / 100,
+                )
+            if math.dist(start, to) < MIN_STEP or to in seen:
+                continue
+            seen.add(to)
+            out.append(Move(m.unit, (to,), m.facing))
+        return out
 
     def _own_grid(self, state: AnvilState, u: Unit) -> list[Move]:
         """A spread of straight moves: a few directions from the unit's facing at full and half allowance,
@@ -565,15 +621,23 @@ class AnvilBot:
                 if lo >= MIN_STEP:
                     to = (round(here.centre[0] + ux * lo, 2), round(here.centre[1] + uy * lo, 2))
                     out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
-            # Beside its flanks and behind it, facing it.
+            # In front of it, beside its flanks and behind it, facing it (from there an engage strikes that
+            # side); a spot out of reach is walked towards as far as the allowance goes.
             fwd, right = et.axes()
             side_off = et.frontage / 2 + CLEAR + SLACK + here.depth / 2
-            rear_off = et.depth / 2 + CLEAR + SLACK + here.depth / 2
-            for vx, vy, off in ((right[0], right[1], side_off), (-right[0], -right[1], side_off),
-                                (-fwd[0], -fwd[1], rear_off)):  # fmt: skip
-                to = (round(et.centre[0] + vx * off, 2), round(et.centre[1] + vy * off, 2))
-                if math.dist(to, here.centre) <= act.allowance:
-                    out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
+            end_off = et.depth / 2 + CLEAR + SLACK + here.depth / 2
+            for vx, vy, off in ((fwd[0], fwd[1], end_off), (right[0], right[1], side_off),
+                                (-right[0], -right[1], side_off), (-fwd[0], -fwd[1], end_off)):  # fmt: skip
+                aim = (et.centre[0] + vx * off, et.centre[1] + vy * off)
+                far = math.dist(aim, here.centre)
+                if far < MIN_STEP:
+                    continue
+                share = min(1.0, (act.allowance - ALLOWANCE_SLACK) / far)
+                to = (
+                    round(here.centre[0] + (aim[0] - here.centre[0]) * share, 2),
+                    round(here.centre[1] + (aim[1] - here.centre[1]) * share, 2),
+                )
+                out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
         return out
 
     def _best_moves(self, state: AnvilState, seat: int, moves: list[Move]) -> list[Action]:
