@@ -45,7 +45,7 @@ needs_game = pytest.mark.skipif(
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
-MAX_TURNS = 3
+MAX_TURNS = 6
 """The browser game stops after this many turns if nobody has won (whole games are the headless tests')."""
 MAX_STEPS = 400
 """A bound on the person's acts in the browser game (each one a wait for the server's answer)."""
@@ -189,7 +189,7 @@ def build_army(page: Page) -> None:
     expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
     for t in ("hero", "wizard", "knight", "troop"):
         expect(tid(page, f"fa-limit-{t}")).to_have_attribute("data-ok", "true")
-    tid(page, "fa-general-0").check()
+    tid(page, "fa-general-2").check()  # the Knights (8 HP) are the General's unit
     # A deployment stratagem bought with the army: Shooter on the last Troop (paid in DCP when it deploys,
     # not counted in the army's DCP, FA-ST-03).
     last = len(LEGAL_ARMY) - 1
@@ -310,7 +310,7 @@ def setup_step(page: Page, v: dict[str, Any]) -> None:
         expect(tid(page, "fa-ghost-seat")).to_have_count(1)
         act_and_wait(page, "fa-place-seat")
     elif phase == "bid":
-        bid(page, min(4, obs["sides"][v["seat"]]["limit"]))
+        bid(page, min(6, obs["sides"][v["seat"]]["limit"]))
     elif phase == "interrupt":
         expect(tid(page, "fa-decline")).to_be_visible()
         act_and_wait(page, "fa-decline")
@@ -354,11 +354,17 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         unit = next(u for u in obs["units"] if u["id"] == active)
         act = obs.get("activation") or {}
         enemy = nearest_enemy(v, unit)
-        if not act.get("moved") and enemy is not None and act.get("allowance", 0) > 0.5:
+        # The General's unit stays back (its loss loses the game); the others advance on the nearest enemy.
+        if (
+            not unit["general"]
+            and not act.get("moved")
+            and enemy is not None
+            and act.get("allowance", 0) > 0.5
+        ):
             me = unit["tray"]["centre"]
             to = enemy["tray"]["centre"]
             d = math.dist(me, to)
-            step = max(0.0, min(act["allowance"] - 0.2, d - 4.0))
+            step = max(0.0, min(act["allowance"] - 0.2, d - 3.5))
             if step > 0.5:
                 goal = (me[0] + (to[0] - me[0]) * step / d, me[1] + (to[1] - me[1]) * step / d)
                 if obs["turn"] % 2:  # drag the tray there, or (even turns) tap the point
@@ -379,7 +385,9 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
                 tid(page, "fa-move-clear").click()
         act_and_wait(page, "fa-end")
         return False
-    # No unit active: deploy one still waiting, else activate one on the table, else pass.
+    # No unit active: a fighting unit near an enemy advances (and engages when it can); else a unit still
+    # waiting deploys (the General's unit last, by turn 2: FA-DP-03); else the fighting unit nearest an enemy
+    # advances; else pass.
     mine = [
         u for u in obs["units"] if u["seat"] == v["seat"] and not u.get("destroyed") and u["type"] != "seat"
     ]
@@ -387,32 +395,42 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         a["unit"] for a in v["options"]["actions"] if a["type"] in ("activate", "deploy")
     }
     waiting = [u for u in mine if not u.get("tray") and u["id"] in movable]
-    standing = [u for u in mine if u.get("tray") and u["id"] in movable]
-    near = [
-        (d, u)
+    standing = [u for u in mine if u.get("tray") and u["id"] in movable and not u["general"]]
+    by_distance = sorted(
+        (math.dist(u["tray"]["centre"], e["tray"]["centre"]), u["id"], u)
         for u in standing
         if (e := nearest_enemy(v, u)) is not None
-        and (d := math.dist(u["tray"]["centre"], e["tray"]["centre"])) <= u["move"] + 2
-    ]
-    if near:  # a unit within reach of an enemy: activate it, so that it may engage
-        u = min(near, key=lambda x: x[0])[1]
+    )
+    near = [(d, u) for d, _, u in by_distance if d <= u["move"] + 6]
+    if near or (by_distance and obs["turn"] >= 2 and not [u for u in waiting if u["general"]]):
+        u = (near or [(0, by_distance[0][2])])[0][1]
         tid(page, f"fa-roster-{u['id']}").click()
         act_and_wait(page, "fa-activate")
         return False
     if waiting:
-        u = waiting[0]
+        # The General's unit deploys last (by turn 2, FA-DP-03), behind the others.
+        later = [u for u in waiting if not u["general"]]
+        u = later[0] if later and obs["turn"] < 2 else waiting[0]
         tid(page, f"fa-roster-{u['id']}").click()
         expect(tid(page, "fa-deploy-how")).to_be_visible()
-        x = obs["table"]["width"] / 2 + 4 * (u["id"] % 5) - 8
+        # Where along the edge: one of the places the table offers (its selection), tapped on the table.
+        page.wait_for_function(
+            "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=u["id"]
+        )
+        spots = page.evaluate("() => window.iwgtTable.selection.deploy")
+        own = [s for s in spots if s["edge"] == "own" and s.get("at")]
+        assert own, f"no place to deploy {u['name']}: {spots}"
+        x = own[(u["id"] * 3) % len(own)]["at"][0]
         before = version(page)
         tap_table(page, (x, 1.0 if v["seat"] == 0 else obs["table"]["height"] - 1.0))
         wait_version(page, before + 1)
         return False
-    if standing:
-        tid(page, f"fa-roster-{standing[0]['id']}").click()
-        act_and_wait(page, "fa-activate")
-        return False
-    act_and_wait(page, "fa-pass")
+    before = version(page)
+    tid(page, "fa-pass").click()
+    if obs["sides"][v["seat"]]["cp"] > 0:  # giving up CP is asked first
+        expect(tid(page, "confirm-dialog")).to_contain_text("give up")
+        tid(page, "confirm-yes").click()
+    wait_version(page, before + 1)
     return False
 
 

@@ -17,7 +17,7 @@
 import { h, fill } from "/static/dom.js";
 import { InchBoard } from "/static/inchboard.js";
 import { gameCatalogue, humanise } from "/static/api.js";
-import { toast, choose } from "/static/ui.js";
+import { toast, choose, confirmDialog } from "/static/ui.js";
 
 const PHASES = {
   muster: "Muster", terrain_bid: "Terrain bid", terrain: "Field of battle", seats: "Seats of Power", bid: "Turn bid",
@@ -84,7 +84,7 @@ export class Screen {
     this.elEnd = h("button", { type: "button", class: "btn primary", testid: "fa-end", hidden: true,
       onclick: () => this.send({ type: "end_activation" }) }, "End activation");
     this.elPass = h("button", { type: "button", class: "btn secondary", testid: "fa-pass", hidden: true,
-      onclick: () => this.send({ type: "pass" }) }, "Pass");
+      onclick: () => this.pass() }, "Pass");
     this.board = new InchBoard(slots.board, {
       onPiece: (id) => this.tapUnit(id),
       onPoint: (p) => this.tapPoint(p),
@@ -624,7 +624,10 @@ export class Screen {
     const max = Math.max(0, Number(limit) || 0);
     if (!this.bidDraft || this.bidDraft.seat !== seat || this.bidDraft.type !== type) this.bidDraft = { seat, type, amount: null };
     const chosen = this.bidDraft.amount;
+    const o = this.obs();
+    const tie = type === "bid" && o.bid_round > 0;
     return [
+      tie ? h("p", { class: "fa-warn", testid: "fa-bid-tie" }, "The bids tied: bid again. The tied CP are lost, so your limit is lower.") : null,
       h("p", { class: "muted" }, `Your sealed bid: 0 to ${max} CP.`),
       h("div", { class: "fa-bid-buttons", role: "radiogroup", "aria-label": "Your bid" }, Array.from({ length: max + 1 }, (_, n) => h("button", {
         type: "button", role: "radio", class: ["btn", "fa-bid-n", chosen === n ? "primary" : "secondary"], testid: `fa-bid-${n}`,
@@ -1077,6 +1080,13 @@ export class Screen {
     this.pending = null;
     this.outcome = null;
     return this.shell.send(action);
+  }
+
+  /** Pass gives up every CP left this turn (FA-AC-04 decided): asked first when there are any. */
+  async pass() {
+    const cp = this.perSeat("cp", this.seat());
+    if (cp > 0 && !(await confirmDialog("Pass?", `You give up your ${plural(cp, "CP")} left this turn.`, "Pass"))) return;
+    this.send({ type: "pass" });
   }
 
   tapUnit(id) {
