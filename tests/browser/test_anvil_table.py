@@ -662,50 +662,62 @@ def test_without_premeasuring_the_screen_shows_no_distances(server: Server, brow
 # -- 6. an interruption prompt in the opponent's activation, and the bounce backs drawn ---------------------
 
 
-def engage_ahead(seed: int = 1) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A skirmish played by the bot for both seats up to seat 0's first engage that seat 1 may answer with a
-    stratagem (the adapter's outcome lists the interruption): the record so far, and that engage."""
+ANSWERS = {"counterattack": ("Counterattack", 3), "hero_of_the_day": ("Hero of the Day", 4)}
+"""The answers to an engage and their printed cost in CP (the text's Interruption Stratagems)."""
+SEEDS_TRIED = 12
+"""How many seeded bot-against-bot games are tried for an engage that the other side may answer."""
+
+
+def engage_ahead() -> tuple[dict[str, Any], dict[str, Any], int, dict[str, Any]]:
+    """A skirmish played by the bot for both seats up to the first engage that the other seat may answer
+    with a stratagem (the adapter's outcome lists the interruption): the record so far, that engage, the seat
+    that orders it, and the first answer offered. Seeded games are tried in turn (the bot's play, not this
+    test, decides when one comes)."""
     from iwgt.core.chance import SeededDice
     from iwgt.core.match import Match
     from iwgt.core.registry import get_game, get_plugin
 
     game, plugin = get_game("anvil"), get_plugin("anvil")
-    match = Match(game, game.load_scenario("skirmish"), SeededDice(seed), seed)
-    bots = [plugin.bot(), plugin.bot()]
     adapter = plugin.table()
-    for _ in range(MAX_STEPS):
-        assert not match.is_over(), "the game ended before an engage that could be answered"
-        seat, state = match.to_move, match.state
-        if seat == 0 and state.activation is not None:
-            for a in game.legal_actions(state, 0):
-                engage = game.action_to_json(a)
-                if engage["type"] != "engage":
-                    continue
-                outcome = adapter.preview(game, state, 0, engage)["outcome"]
-                if outcome and outcome.get("interruptions"):
-                    record = match.finish_record().to_json()
-                    return {**record, "seats": ["human", "human"], "mode": "shared"}, engage
-        match.act(seat, bots[seat].choose(state, seat))
-    raise AssertionError("no engage that could be answered")
+    for seed in range(1, SEEDS_TRIED + 1):
+        match = Match(game, game.load_scenario("skirmish"), SeededDice(seed), seed)
+        bots = [plugin.bot(), plugin.bot()]
+        for _ in range(MAX_STEPS):
+            if match.is_over():
+                break
+            seat, state = match.to_move, match.state
+            if seat is not None and state.activation is not None and state.phase == "activation":
+                for a in game.legal_actions(state, seat):
+                    engage = game.action_to_json(a)
+                    if engage["type"] != "engage":
+                        continue
+                    outcome = adapter.preview(game, state, seat, engage)["outcome"]
+                    if outcome and outcome.get("interruptions"):
+                        record = match.finish_record().to_json()
+                        offer = outcome["interruptions"][0]
+                        return {**record, "seats": ["human", "human"], "mode": "shared"}, engage, seat, offer
+            match.act(seat, bots[seat].choose(state, seat))
+    raise AssertionError(f"no engage that could be answered in {SEEDS_TRIED} games")
 
 
 @needs_game
 @pytest.mark.timeout(600)
 def test_an_interruption_is_offered_in_the_opponents_activation(server: Server, browser: Browser) -> None:
-    record, engage = engage_ahead()
+    record, engage, me, offer = engage_ahead()
+    other = 1 - me
     r = httpx.post(server.base + "/api/tables/import", json=record, timeout=30)
     assert r.status_code == 201, r.text
     page = open_link(browser, server.base, r.json()["links"]["table"], DESKTOP)
     try:
         wait_settled(page)
         v = view(page)
-        assert v["seat"] == 0 and v["observation"]["activation"]["unit"] == engage["unit"]
+        assert v["seat"] == me and v["observation"]["activation"]["unit"] == engage["unit"]
         page.wait_for_function(
             "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=engage["unit"]
         )
-        # The engage's outcome names the answer seat 1 may give, and what it would do.
+        # The engage's outcome names the answer the other seat may give, and what it would do.
         tid(page, f"fa-target-engage-{engage['target']}").click()
-        expect(tid(page, "fa-outcome-interrupt-counterattack")).to_be_visible()
+        expect(tid(page, f"fa-outcome-interrupt-{offer['key']}")).to_be_visible()
         expect(tid(page, "fa-outcome-damage")).to_have_count(1)
         # Where each bounce back of the outcome lands is drawn: an arrow from where to where, a ghost tray.
         landing = page.evaluate("() => window.iwgtTable.game.outcome.outcome.bounces")
@@ -716,33 +728,35 @@ def test_an_interruption_is_offered_in_the_opponents_activation(server: Server, 
                 "data-at", f"{b['to'][0]},{b['to'][1]}"
             )
         shot(page, "anvil_07_engage_with_answer")
-        # Confirmed: the table asks seat 1, behind the shared screen's cover.
+        # Confirmed: the table asks the other seat, behind the shared screen's cover.
         tid(page, "fa-confirm").click()
         expect(tid(page, "pass-screen")).to_be_visible()
         tid(page, "pass-continue").click()
         wait_settled(page)
         v = view(page)
-        assert v["seat"] == 1 and v["observation"]["phase"] == "interrupt"
-        assert v["observation"]["interruption"]["kind"] == "counterattack"
-        answer = tid(page, f"fa-interrupt-counterattack-{engage['target']}")
-        expect(answer).to_contain_text("Counterattack")
-        expect(answer).to_contain_text("3 CP")
+        assert v["seat"] == other and v["observation"]["phase"] == "interrupt"
+        assert v["observation"]["interruption"]["kind"] == offer["key"]
+        answer = tid(page, f"fa-interrupt-{offer['key']}-{offer['unit']}")
+        expect(answer).to_contain_text(ANSWERS[offer["key"]][0])
+        expect(answer).to_contain_text(f"{ANSWERS[offer['key']][1]} CP")
         expect(tid(page, "fa-decline")).to_be_visible()
         shot(page, "anvil_11_interrupt_prompt")
-        cp_before = v["observation"]["sides"][1]["cp"]
+        cp_before = v["observation"]["sides"][other]["cp"]
         answer.click()
-        # Back to seat 0's activation (or the next seat to act): the counterattack paid, the combat drawn.
+        # Back to the attacker's activation (or the next seat to act): the answer paid, the combat drawn.
         page.wait_for_function(
-            """cp => { const t = window.iwgtTable;
+            """a => { const t = window.iwgtTable;
                      return document.querySelector('[data-testid="pass-screen"]')
-                            || (t.view && t.view.observation.sides[1].cp !== cp); }""",
-            arg=cp_before,
+                            || (t.view && t.view.observation.sides[a.other].cp !== a.cp); }""",
+            arg={"cp": cp_before, "other": other},
         )
         if tid(page, "pass-screen").count():
             tid(page, "pass-continue").click()
         wait_settled(page)
         v = view(page)
-        assert v["observation"]["sides"][1]["cp"] == cp_before - 3  # Counterattack's 3 CP (FA-SI-02)
+        assert (
+            v["observation"]["sides"][other]["cp"] == cp_before - ANSWERS[offer["key"]][1]
+        )  # paid (FA-ST-05)
         bounces = [e for e in v["events"] if e.get("event") == "BouncedBack"]
         arrows = page.locator('[data-testid^="fa-bounce-"]')
         expect(arrows).to_have_count(len(bounces))
