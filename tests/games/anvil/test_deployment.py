@@ -3,12 +3,16 @@ side edge with Flanking (FA-SD-01/02), or anywhere with Infiltrate (FA-SD-17..21
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from tests.games.anvil.engine_kit import GAME, at_activation, play, unit_named
 
 from iwgt.core.errors import IllegalAction
 from iwgt.games.anvil import actions as act
+from iwgt.games.anvil.army import start_hp
 from iwgt.games.anvil.events import UnitDeployed
+from iwgt.games.anvil.state import AnvilState
 
 
 @pytest.mark.parametrize(
@@ -125,3 +129,38 @@ def test_every_offered_deployment_applies() -> None:
     assert {a.edge for a in offered} == {"own", "infiltrate"}
     for a in offered:
         GAME.apply(state, a)
+
+
+def _general_with(state: AnvilState, *keys: str) -> tuple[AnvilState, int]:
+    """The state with seat 0's General (Lord Aldric, a Hero: 4 HP, Move 6) listed with ``keys``."""
+    lord = unit_named(state, "Lord Aldric")
+    listed = replace(lord, stratagems=keys)
+    return state.with_unit(replace(listed, hp=start_hp(listed), start_hp=start_hp(listed))), lord.id
+
+
+def test_fa_dp_03_a_late_general_deploys_for_1_cp_leaving_its_dcp_stratagems_off() -> None:
+    """FA-DP-03/04 decided: in turn 3 the General's unit is still waiting, so its seat bids at most 1 CP; a
+    Tough + Swiftness Hero would cost 1 + 0 + 2 + 2 = 5 CP: it deploys for the 1 CP alone and enters without
+    them (4 HP, not 6; Move 6, not 12); the event lists what was left off."""
+    state = at_activation(1, 6)
+    state, lord = _general_with(state, "tough", "swiftness")
+    assert state.unit(lord).hp == 6  # 4 + 2 Tough, as listed
+    state = replace(state, turn=3)
+    deploys = [a for a in GAME.legal_actions(state, 0) if isinstance(a, act.Deploy) and a.unit == lord]
+    assert deploys and all(a.edge == "own" for a in deploys)
+    after, events = GAME.apply(state, act.Deploy(lord, "own", 6.0))
+    assert after.cp == (0, 6)
+    d = events[0]
+    assert isinstance(d, UnitDeployed) and d.cost == 1 and d.left_off == ("tough", "swiftness")
+    u = after.unit(lord)
+    assert u.stratagems == () and u.hp == 4 and u.start_hp == 4
+
+
+def test_fa_dp_03_before_the_deadline_the_general_pays_its_stratagems() -> None:
+    """FA-DP-04, FA-ST-04: in turn 2 (no limit yet) a Tough General pays 1 + 2 = 3 CP and keeps Tough."""
+    state = at_activation(5, 6)
+    state, lord = _general_with(state, "tough")
+    state = replace(state, turn=2)
+    after, events = GAME.apply(state, act.Deploy(lord, "own", 6.0))
+    assert after.cp == (2, 6) and events[0].left_off == ()  # type: ignore[attr-defined]
+    assert after.unit(lord).hp == 6 and after.unit(lord).stratagems == ("tough",)

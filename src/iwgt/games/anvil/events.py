@@ -148,7 +148,9 @@ class UnitActivated(Event):
 
 @dataclass(frozen=True, slots=True)
 class UnitDeployed(Event):
-    """A unit deployed onto the table for 1 CP plus its DCP (FA-DP-01..04, FA-SD-02, FA-SD-18)."""
+    """A unit deployed onto the table for 1 CP plus its DCP (FA-DP-01..04, FA-SD-02, FA-SD-18);
+    ``left_off``: the deployment stratagems a General's unit deploying under the deadline limit enters
+    without (FA-DP-03 decided)."""
 
     unit: int
     seat: Seat
@@ -158,6 +160,7 @@ class UnitDeployed(Event):
     cost: int
     cp_left: int
     allowance: float
+    left_off: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

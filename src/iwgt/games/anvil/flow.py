@@ -149,12 +149,18 @@ def seat_placed(state: AnvilState, seat: int, events: list[Event]) -> Flow:
 # ------------------------------------------------------------------ turns and bids
 
 
+def general_late(state: AnvilState, seat: int) -> bool:
+    """Whether the deadline limit applies to a seat: from turn 3 on, its General's unit not yet deployed
+    (FA-DP-03); it then bids at most 1 CP, and its General deploys for that 1 CP alone (decided)."""
+    general = state.general(seat)
+    return state.turn >= rules().constants.late_general_turn and general is not None and general.waiting
+
+
 def bid_limit(state: AnvilState, seat: int) -> int:
     """The most a seat may bid this turn: 10, turn 1 plus the extra CP (FA-GT-01/02); 1 from turn 3 while
     its General's unit has not deployed (FA-DP-03)."""
     c = rules().constants
-    general = state.general(seat)
-    if state.turn >= c.late_general_turn and general is not None and general.waiting:
+    if general_late(state, seat):
         return c.late_general_cp
     return c.turn_cp + (state.extra_cp[seat] if state.turn == 1 else 0)
 

@@ -26,7 +26,7 @@ from iwgt.core.protocol import (
 )
 from iwgt.games.anvil import actions as act
 from iwgt.games.anvil import flow
-from iwgt.games.anvil.army import army_dcp, deploy_cost
+from iwgt.games.anvil.army import army_dcp, deploy_cost, start_hp
 from iwgt.games.anvil.events import (
     ActivationEnded,
     ArmyChosen,
@@ -91,6 +91,22 @@ def _scenario(scenario: Scenario) -> AnvilScenario:
     if not isinstance(scenario, AnvilScenario):
         raise TypeError("a Forged upon an Anvil scenario is needed")
     return scenario
+
+
+def deploying(state: AnvilState, unit: Unit) -> tuple[Unit, tuple[str, ...]]:
+    """The unit as it deploys now and the deployment stratagems it leaves off: while the deadline limit
+    applies (FA-DP-03), the General's unit deploys for its 1 CP of activation alone, so its stratagems
+    that cost DCP are left off and it enters without them (decided); otherwise the unit as listed."""
+    if not unit.general or not flow.general_late(state, unit.seat):
+        return unit, ()
+    table = rules().stratagems
+    left_off = tuple(k for k in unit.stratagems if k in table and table[k].cost > 0)
+    if not left_off:
+        return unit, ()
+    kept = tuple(k for k in unit.stratagems if k not in left_off)
+    bare = replace(unit, stratagems=kept)
+    hp = start_hp(bare)
+    return replace(bare, hp=hp, start_hp=hp), left_off
 
 
 class AnvilGame:
@@ -242,8 +258,11 @@ class AnvilGame:
                 act.Activate(u.id) for u in state.units if self._why_not_activate(state, seat, u) is None
             )
             shared: dict[tuple[bool, bool], list[Spot]] = {}  # the spots depend only on the entry stratagems
-            for u in state.units:
-                if u.seat == seat and u.waiting and not u.is_seat and deploy_cost(u) <= cp:
+            for waiting in state.units:
+                if waiting.seat != seat or not waiting.waiting or waiting.is_seat:
+                    continue
+                u, _ = deploying(state, waiting)
+                if deploy_cost(u) <= cp:
                     key = (u.has("flanking"), u.has("infiltrate"))
                     if key not in shared:
                         shared[key] = deploy_spots(state, u)
@@ -505,6 +524,7 @@ class AnvilGame:
             raise IllegalAction("the Seat of Power is placed with the terrain (FA-FB-07)")
         if not unit.waiting:
             raise IllegalAction(f"{unit.name} has already deployed")
+        unit, left_off = deploying(state, unit)
         cost = deploy_cost(unit)
         if state.cp[seat] < cost:
             raise IllegalAction(
@@ -522,7 +542,7 @@ class AnvilGame:
             activation=Activation(unit.id, seat, allowance=allowance, deployed=True, infiltrated=infiltrated),
         )
         event = UnitDeployed(
-            unit.id, seat, action.edge, tray.centre, tray.facing, cost, state.cp[seat], allowance
+            unit.id, seat, action.edge, tray.centre, tray.facing, cost, state.cp[seat], allowance, left_off
         )
         return state, [event]
 
