@@ -26,7 +26,7 @@ from functools import cache, lru_cache
 
 from iwgt.games.anvil.rules import fights_as, rules
 from iwgt.games.anvil.state import AnvilState, Unit
-from iwgt.geometry.trays import Tray
+from iwgt.geometry.trays import SIDE_OF_EDGE, Edge, Tray, contact_position, engaged_edge, within_table
 
 WIN = 1000.0
 """The value of a won game (a lost one is -WIN)."""
@@ -170,14 +170,29 @@ def cell_damage(attacker: str, defender: str, side: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def attack_damage(a: Unit, d: Unit, *, skirmishing_ok: bool = True) -> int:
-    """The damage ``a`` would deal engaging ``d`` from where it stands (0 if NATE), Brace included."""
-    side = "front" if (d.skirmishing and skirmishing_ok) else side_struck(tray_of(a), tray_of(d))
-    dmg = cell_damage(a.type, d.type, side)
+def attack_damage(state: AnvilState, a: Unit, d: Unit) -> int:
+    """The damage ``a`` would deal engaging ``d`` (0 if it cannot), Brace included.
+
+    The side is the one the engage line from where ``a`` stands comes in by (only the front of a
+    Skirmishing unit, FA-SM-10). A side that is NATE, or whose contact place is off the table (a unit
+    against an edge cannot be struck from there), is no strike from here: the best other side counts at
+    half, for the move it takes to get round to it.
+    """
+    at, dt = tray_of(a), tray_of(d)
+    spec = state.scenario.spec
+
+    def strike(edge: Edge) -> int | None:
+        dmg = cell_damage(a.type, d.type, SIDE_OF_EDGE[edge])
+        if dmg is None or not within_table(contact_position(at, dt, edge), spec.width, spec.height):
+            return None
+        return dmg
+
+    edges: tuple[Edge, ...] = ("front",) if d.skirmishing else ("front", "left", "right", "rear")
+    here = "front" if d.skirmishing else engaged_edge(at, dt)
+    dmg = strike(here)
     if dmg is None:
-        # NATE on that side: a unit can walk round to a side it may strike, a move later
-        flank = cell_damage(a.type, d.type, "flank") if side == "front" else None
-        dmg = (flank or 0) // 2
+        others = [v for e in edges if e != here and (v := strike(e)) is not None]
+        dmg = max(others) // 2 if others else 0
     if d.braced:
         dmg -= 3
     return max(dmg, 0)
@@ -226,7 +241,7 @@ def best_threat(state: AnvilState, a: Unit, cp: int) -> Threat | None:
         g = gap(tray_of(a), tray_of(d))
         dmg = 0
         if g <= reach and not a.braced:
-            dmg = attack_damage(a, d)
+            dmg = attack_damage(state, a, d)
             if cp >= 3:  # Hammerblow on top (2 CP) when it can pay for it
                 dmg += 1 if dmg > 0 and a.type != "wizard" else 0
         if a.has("shooter") and cp >= 4:

@@ -32,7 +32,7 @@ import hashlib
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -68,7 +68,14 @@ from iwgt.games.anvil.bot.evaluation import (
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.state import AnvilState, Unit
-from iwgt.geometry.trays import facing_towards, facing_vector, halved_length
+from iwgt.geometry.trays import (
+    facing_towards,
+    facing_vector,
+    halved_length,
+    tray_gap,
+    trays_overlap,
+    within_table,
+)
 
 ROOT_BUDGET = 200
 """The ``apply`` calls the full planning of the best first actions may make (about 1-2 ms each)."""
@@ -550,6 +557,9 @@ class AnvilBot:
         out: list[Move] = []
         seen: set[tuple[float, float]] = set()
         for m in moves:
+            if len(m.path) > 1:  # a path round an enemy: the engine measures it
+                out.append(m)
+                continue
             to = m.path[-1]
             for _ in range(SHORTENINGS):
                 cost = halved_length(start, to, slow)
@@ -637,23 +647,33 @@ class AnvilBot:
                     round(here.centre[0] + (aim[0] - here.centre[0]) * share, 2),
                     round(here.centre[1] + (aim[1] - here.centre[1]) * share, 2),
                 )
-                out.append(Move(u.id, (to,), round(facing_towards(to, et.centre), 1)))
+                facing = round(facing_towards(to, et.centre), 1)
+                out.append(Move(u.id, (to,), facing))
+                if share < 1.0:
+                    continue
+                # The straight way may cross the enemy's tray: round it by one corner either way.
+                for corner in ((here.centre[0], to[1]), (to[0], here.centre[1])):
+                    legs = math.dist(here.centre, corner) + math.dist(corner, to)
+                    if legs <= act.allowance - ALLOWANCE_SLACK and math.dist(corner, to) >= MIN_STEP:
+                        out.append(Move(u.id, (corner, to), facing))
         return out
 
     def _best_moves(self, state: AnvilState, seat: int, moves: list[Move]) -> list[Action]:
-        """The ``MOVES`` moves whose end scores best, scored without ``apply`` (the tray set down there)."""
-        if len(moves) <= MOVES:
-            return list(moves)
-        from dataclasses import replace
-
+        """The ``MOVES`` moves whose end scores best, scored without ``apply`` (the tray set down there),
+        among those whose end is plainly a place to stand (on the table, on no tray, 1" from every enemy)."""
         u = state.active
         if u is None or u.tray is None:
             return list(moves[:MOVES])
+        spec = state.scenario.spec
+        others = [(o.seat, tray_of(o)) for o in state.units if o.on_table and o.id != u.id]
         scored: list[tuple[float, int, Move]] = []
         for i, m in enumerate(moves):
-            end = m.path[-1]
-            moved = replace(u, tray=u.tray.moved(end, m.facing))
-            scored.append((evaluate(state.with_unit(moved), seat), i, m))
+            end = u.tray.moved(m.path[-1], m.facing)
+            if not within_table(end, spec.width, spec.height):
+                continue
+            if any(trays_overlap(end, t) or (s != seat and tray_gap(end, t) < CLEAR) for s, t in others):
+                continue
+            scored.append((evaluate(state.with_unit(replace(u, tray=end)), seat), i, m))
         scored.sort(key=lambda t: (-t[0], t[1]))
         return [m for _, _, m in scored[:MOVES]]
 
