@@ -192,3 +192,12 @@ def test_a_sentence_about_a_sides_own_unit_does_not_name_the_side_twice() -> Non
     assert WORDS.event(activated, obs, None) == "The Iron Crown activates Spears (1 CP, 9 left)."
     offered = ce.InterruptionOffered(1, 1, "counterattack")
     assert WORDS.event(offered, obs, None) == "The Wild Host may play Counterattack with Spears."
+
+
+def test_a_late_generals_deployment_says_what_it_enters_without() -> None:
+    obs = GAME.observe(table([place(0, "hero", 18, 16, name="Aldric", general=True)]), None)
+    late = ev.UnitDeployed(0, 0, "own", (18.0, 0.75), 0.0, 1, 0, 6.0, ("swiftness", "tough"))
+    assert WORDS.event(late, obs, None) == (
+        "The Iron Crown deploys Aldric from its own edge at (18, 0.75) (1 CP, 0 left), late, "
+        "without Swiftness and Tough."
+    )

@@ -248,10 +248,15 @@ def sentence(e: Event, n: Names) -> str | None:
         case ev.UnitDeployed():
             edges = {"own": "from its own edge", "left": "from the left edge", "right": "from the right edge"}
             where = edges.get(e.edge, "by infiltration")
-            return (
+            said = (
                 f"{n.side(e.seat)} deploys {n.own(e.unit, e.seat)} {where} at {point(e.centre)} "
-                f"({e.cost} CP, {e.cp_left} left)."
+                f"({e.cost} CP, {e.cp_left} left)"
             )
+            if e.left_off:  # FA-DP-03 decided: a late General enters for 1 CP, without them
+                names = [stratagem_name(k) for k in e.left_off]
+                left = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+                said += f", late, without {left}"
+            return said + "."
         case ev.UnitMoved():
             end = e.path[-1] if e.path else None
             short = " (the order fell short: it went as far as it could)" if e.short else ""
