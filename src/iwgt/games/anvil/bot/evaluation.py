@@ -289,23 +289,61 @@ def progress(state: AnvilState, seat: int) -> float:
     """How near the seat's mobile units stand to the enemy target (or the nearest enemy): higher is nearer."""
     goal = target_of(state, seat)
     enemies = [u for u in state.units if u.seat != seat and u.on_table]
-    total = 0.0
-    for u in state.units:
-        if u.seat != seat or not u.on_table or u.is_seat:
-            continue
-        here = tray_of(u)
-        if goal is not None:
-            d = gap(here, tray_of(goal))
-        elif enemies:
-            d = min(gap(here, tray_of(e)) for e in enemies)
-        else:  # nobody to walk to: towards the enemy's edge
-            edge = state.scenario.spec.height if seat == 0 else 0.0
-            d = abs(edge - here.centre[1])
-        total += (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), WORTH_CAP)
-        if goal is not None:
-            # The last inches to the unit that wins the game pull harder: closing in beats deploying more.
-            total += max(0.0, NEAR - d) * NEAR_PULL
+    return sum(
+        unit_progress(state, u, goal, enemies)
+        for u in state.units
+        if u.seat == seat and u.on_table and not u.is_seat
+    )
+
+
+def unit_progress(state: AnvilState, u: Unit, goal: Unit | None, enemies: list[Unit]) -> float:
+    """One unit's share of ``progress``."""
+    here = tray_of(u)
+    if goal is not None:
+        d = gap(here, tray_of(goal))
+    elif enemies:
+        d = min(gap(here, tray_of(e)) for e in enemies)
+    else:  # nobody to walk to: towards the enemy's edge
+        edge = state.scenario.spec.height if u.seat == 0 else 0.0
+        d = abs(edge - here.centre[1])
+    total = (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), WORTH_CAP)
+    if goal is not None:
+        # The last inches to the unit that wins the game pull harder: closing in beats deploying more.
+        total += max(0.0, NEAR - d) * NEAR_PULL
     return total
+
+
+def unit_score(state: AnvilState, u: Unit, seat: int) -> float:
+    """A quick score of where one unit of ``seat`` (the active one) stands, for ranking its moves: its
+    progress, the best strike it has, less the worst strike an enemy has on it."""
+    enemies = state.enemies(seat)
+    first = acting(state)
+    cp = state.cp
+    w_mine = THREAT_ACTING if first == seat else THREAT_WAITING
+    w_theirs = THREAT_ACTING if first == 1 - seat else THREAT_WAITING
+    score = unit_progress(state, u, target_of(state, seat), enemies)
+    mine = best_threat(state, u, max(cp[seat], 1))
+    if mine is not None:
+        score += w_mine * mine.value
+    worst = 0.0
+    their_cp = cp[1 - seat] if first is not None else NEXT_TURN_CP
+    for e in enemies:
+        t = best_threat_on(state, e, u, max(their_cp, 1))
+        worst = max(worst, t)
+    return score - w_theirs * worst
+
+
+def best_threat_on(state: AnvilState, a: Unit, d: Unit, cp: int) -> float:
+    """What ``a``'s best attack on ``d`` alone would take from it (0 if it has none)."""
+    if a.is_seat or a.tray is None or a.transfixed or cp < 1 or d.tray is None:
+        return 0.0
+    g = gap(a.tray, d.tray)
+    dmg = 0
+    if g <= move_of(a) + (2.0 if a.skirmishing else 0.0) and not a.braced:
+        dmg = attack_damage(state, a, d)
+    if a.has("shooter") and cp >= 4:
+        dmg = max(dmg, _shot_damage(a, d, g))
+    return harm_value(state, d, dmg) if dmg > 0 else 0.0
 
 
 def acting(state: AnvilState) -> int | None:
