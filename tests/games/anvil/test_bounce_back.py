@@ -7,6 +7,8 @@ table (+y), its rear edge starting at y = 15.75. The defender's seat has no CP (
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -192,3 +194,40 @@ def test_a_bounce_back_never_ends_in_impassable_terrain_or_on_a_tray(
     assert d is not None
     assert Polygon(d.corners()).distance(wall) >= 1.0 - 1e-3
     assert tray_gap(d, f0) >= 1.0 - 1e-3 and within_table(d, 36, 36)
+
+
+def test_fa_gn_06_a_chain_stops_when_a_general_dies_the_win_stands() -> None:
+    """FA-GN-06 decided: Lord Aldric (seat 0's General, Hero, 2 HP) at (18, 10) engages the front of the Old
+    Witch (seat 1's General, Wizard) at (18, 12) facing 180: he moves 0.5" to (18, 10.5). She counterattacks:
+    Hero -> Wizard front 2 (she has 2 left), Wizard -> Hero front 1 (he has 1 left); both bounce. She goes
+    first, 0.5" up into the Pikemen at (18, 14) (seat 0): their chain combat hits her rear, Troop -> Wizard
+    rear 4: she is destroyed and seat 0 has won. Aldric's queued bounce back (0.5" from the Halberdiers
+    behind him at (18, 8.5): he cannot bounce and would lose his last HP) is dropped: no draw."""
+    from tests.games.anvil.engine_kit import GAME, activating, at_activation, unit_named
+    from tests.games.anvil.engine_kit import place as put
+
+    from iwgt.core.protocol import Outcome
+    from iwgt.games.anvil.actions import Decline, Interrupt
+
+    s = at_activation(5, 6)
+    for name, centre, facing in (
+        ("Lord Aldric", (18, 10), 0),
+        ("Halberdiers", (18, 8.5), 0),
+        ("Pikemen", (18, 14.0), 180),
+        ("The Old Witch", (18, 12), 180),
+    ):
+        s = put(s, name, centre, facing)
+    ald, wit = unit_named(s, "Lord Aldric"), unit_named(s, "The Old Witch")
+    s = activating(s.with_unit(replace(ald, hp=2)), "Lord Aldric")
+    s, _ = GAME.apply(s, Engage(ald.id, wit.id))
+    s, ev = GAME.apply(s, Interrupt("counterattack", wit.id))
+    if s.pending is not None:  # whether the chain offers Counterattack again is FA-AC-02's matter
+        s, more = GAME.apply(s, Decline())
+        ev = ev + more
+    assert [(e.defender, e.damage, e.defender_hp) for e in of(ev, "CombatResolved")] == [  # type: ignore[attr-defined]
+        (wit.id, 2, 2),
+        (wit.id, 4, 0),
+    ]
+    assert s.unit(wit.id).destroyed and not s.unit(ald.id).destroyed and s.unit(ald.id).hp == 1
+    assert "BounceBlocked" not in kinds(ev) and kinds(ev)[-1] == "GameOver"
+    assert GAME.result(s).outcomes == (Outcome.WIN, Outcome.LOSS)

@@ -58,6 +58,7 @@ from iwgt.games.anvil.combat_events import (
     InterruptionDeclined,
     InterruptionOffered,
 )
+from iwgt.games.anvil.flow import lost_targets
 from iwgt.games.anvil.matrix import Attack, cell, resolve
 from iwgt.games.anvil.pending import Bounce, Combat, CombatSide, Pending
 from iwgt.games.anvil.resolving import (
@@ -516,15 +517,26 @@ def proceed(
             state, bounces = _fight(state, combat, events)
             if bounces is None:
                 return state
+            if decided(state):
+                return _settle(state)  # FA-GN-06 decided: won at once; the queued bounce backs are dropped
             todo = bounces + list(combat.after)
             combat = None
         if not todo:
             return _settle(state)
         b = todo.pop(0)
         state, chain = _bounce(state, b, events)
+        if decided(state):
+            return _settle(state)  # a unit that cannot bounce back may die: the chain stops there too
         if chain is not None:
             combat = replace(chain, after=tuple(todo))
             todo = []
+
+
+def decided(state: AnvilState) -> bool:
+    """Whether a win condition is met: a General's unit (or Seat, per the win option) is destroyed. The game
+    is decided that moment (FA-GN-06 decided): only the deaths of one damage step (a Counterattack's) can
+    make a draw, so nothing after it is resolved."""
+    return bool(lost_targets(state))
 
 
 def _settle(state: AnvilState) -> AnvilState:

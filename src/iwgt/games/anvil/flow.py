@@ -294,12 +294,17 @@ def _target(state: AnvilState, seat: int) -> Unit | None:
     return state.general(seat) if state.options.win == "general" else state.seat_of_power(seat)
 
 
+def lost_targets(state: AnvilState) -> list[int]:
+    """The seats whose General's unit (or Seat of Power, per the win option) is destroyed (FA-GN-06)."""
+    return [seat for seat in (0, 1) if (t := _target(state, seat)) is not None and t.destroyed]
+
+
 def game_over(state: AnvilState, events: list[Event]) -> Flow | None:
     """The end, if reached: a General's unit or Seat destroyed (both: a draw, FA-GN-06), or a side with
     nothing on the table and nothing left to deploy (FA-MS-06); None while the game goes on."""
     if state.phase in ("over", "muster", "terrain_bid", "terrain", "seats"):
         return None
-    lost = [seat for seat in (0, 1) if (t := _target(state, seat)) is not None and t.destroyed]
+    lost = lost_targets(state)
     what = "General's unit" if state.options.win == "general" else "Seat of Power"
     sides = state.scenario.spec.sides
     if len(lost) == 2:
