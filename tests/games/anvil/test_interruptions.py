@@ -180,18 +180,15 @@ def test_dispel_needs_a_wizard_within_twelve_inches_and_the_cp() -> None:
 def test_counterattack_in_a_chain_and_the_bounce_backs_left_after_it() -> None:
     """FA-SI-02 decided (also in chains), FA-BB-02: Counterattack at the first combat (2 HP each way), so
     both bounce; the defender first: 2.5" into a second enemy Troop at (18, 19), which attacks its rear.
-    Seat 1 is asked again (declined): rear 4 against 2 HP, destroyed. Then the attacker's own bounce back,
-    3" away from where the defender stood: (18, 13.5) to (18, 10.5)."""
+    The defender has used Counterattack in this activation, so it is not asked again (FA-AC-02 decided):
+    rear 4 against 2 HP, destroyed. Then the attacker's own bounce back, 3" away from where the defender
+    stood: (18, 13.5) to (18, 10.5)."""
     s = table(
         [place(0, "troop", 18, 10), place(1, "troop", 18, 15), place(0, "troop", 18, 19, 180)], cp=(10, 10)
     )
     s, _ = act(s, Engage(0, 1))
     s, ev = answer(s, True)
-    assert kinds(ev)[-2:] == ["ChainCombat", "InterruptionOffered"]
-    assert s.pending is not None and s.pending.combat is not None and s.pending.combat.depth == 1
-    assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 13.5))  # not yet
-    s, ev = answer(s, False)
-    assert kinds(ev) == ["InterruptionDeclined", "CombatResolved", "UnitDestroyed", "BouncedBack"]
+    assert kinds(ev)[-4:] == ["ChainCombat", "CombatResolved", "UnitDestroyed", "BouncedBack"]
     assert s.unit(1).destroyed and s.unit(0).hp == 2
     assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 10.5))
     assert s.cp == (10, 7) and s.pending is None and s.phase == "activation"
@@ -212,3 +209,27 @@ def test_through_the_game_the_interrupter_is_to_move_and_answers() -> None:
     s, ev = game.apply(s, Interrupt("counterattack", 1))
     assert game.to_move(s) == 0 and s.unit(0).hp == 2 and s.unit(1).hp == 2
     assert "BouncedBack" in kinds(ev)
+
+
+def test_fa_ac_02_counterattack_is_not_offered_again_in_the_chain() -> None:
+    """FA-AC-02 decided: an interruption at most once per unit per opponent's activation. A Hero (2 HP) at
+    (18, 10) engages a Wizard at (18, 12) facing 180 (0.5" to (18, 10.5)); the Wizard counterattacks (3 of
+    its seat's 10 CP; front 2 and 1: both bounce). It bounces 0.5" into seat 0's Troop at (18, 14): that chain
+    combat engages it again, but Counterattack is not offered a second time (7 CP would pay for it): Troop ->
+    Wizard rear 4 destroys it (2 HP left)."""
+    s = table(
+        [
+            place(0, "hero", 18, 10, hp=2),
+            place(1, "wizard", 18, 12),
+            place(0, "troop", 18, 14, 180),
+            place(0, "troop", 18, 8.5),
+        ],
+        cp=(10, 10),
+    )
+    s, ev = act(s, Engage(0, 1))
+    assert s.pending is not None and s.pending.kind == "counterattack"
+    s, ev = answer(s, True)
+    assert s.pending is None and s.phase == "activation" and "InterruptionOffered" not in kinds(ev)
+    assert of(ev, "ChainCombat") and s.cp == (10, 7)
+    assert [(e.attacker, e.damage) for e in of(ev, "CombatResolved")] == [(0, 2), (2, 4)]  # type: ignore[attr-defined]
+    assert s.unit(1).destroyed

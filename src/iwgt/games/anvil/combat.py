@@ -348,6 +348,8 @@ def _counter_offer(state: AnvilState, c: Combat) -> Pending | None:
     d = state.unit(c.defender)
     if not d.on_table or d.seat == _active_seat(state) or not may_use(d, "counterattack"):
         return None
+    if interrupted(state, d.id, "counterattack"):
+        return None  # FA-AC-02 decided: not offered again in a chain of the same activation
     if state.cp[d.seat] < cost_of("counterattack"):
         return None
     return Pending("counterattack", d.seat, d.id, c)
@@ -361,6 +363,8 @@ def _hero_offer(state: AnvilState, c: Combat) -> Pending | None:
     a, d = state.unit(c.attacker), state.unit(c.defender)
     if c.damage < d.hp or d.seat == _active_seat(state) or not may_use(d, "hero_of_the_day"):
         return None
+    if interrupted(state, d.id, "hero_of_the_day"):
+        return None  # FA-AC-02 decided: once per unit per opponent's activation
     if state.cp[d.seat] < cost_of("hero_of_the_day"):
         return None
     if not can_bounce(state, d, tray_of(a).centre, a.id):
@@ -539,6 +543,21 @@ def decided(state: AnvilState) -> bool:
     return bool(lost_targets(state))
 
 
+def interrupted(state: AnvilState, unit: int, key: str) -> bool:
+    """Whether the unit already used this interruption in the activation (FA-AC-02 decided: at most once
+    per unit per opponent's activation)."""
+    act = state.activation
+    return act is not None and (unit, key) in act.interruptions
+
+
+def note_interruption(state: AnvilState, unit: int, key: str) -> AnvilState:
+    """Record an interruption used by ``unit`` in the activation under way."""
+    act = state.activation
+    if act is None:
+        return state
+    return replace(state, activation=replace(act, interruptions=(*act.interruptions, (unit, key))))
+
+
 def _settle(state: AnvilState) -> AnvilState:
     """The resolution is over: back to the activation."""
     if state.phase == "interrupt":
@@ -574,6 +593,7 @@ def apply_interrupt(state: AnvilState, action: Interrupt) -> tuple[AnvilState, l
         raise IllegalAction(f"only unit {p.unit} may use {p.kind} now")
     events: list[Event] = []
     state = pay(replace(state, pending=None, phase="activation"), p.seat, p.unit, p.kind, events)
+    state = note_interruption(state, p.unit, p.kind)
     if p.kind == "counterattack":
         c = replace(c, counterattack=True, stage="damage")
     else:

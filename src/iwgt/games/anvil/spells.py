@@ -328,7 +328,10 @@ def _dispel_offer(state: AnvilState, caster: Unit, cast: SpellCast) -> Pending |
     """Dispel is offered against a Wizard's Spell (never a Natural) when the other seat can pay."""
     if cast.natural:
         return None
-    wizards = _dispellers(state, caster)
+    from iwgt.games.anvil.combat import interrupted
+
+    # FA-AC-02 decided: a Wizard dispels at most once in an opponent's activation.
+    wizards = [u for u in _dispellers(state, caster) if not interrupted(state, u.id, DISPEL)]
     if not wizards:
         return None
     seat = wizards[0].seat
@@ -352,7 +355,11 @@ def resume(state: AnvilState, answer: Interrupt | Decline) -> tuple[AnvilState, 
     caster = state.unit(cast.caster)
     if by not in [u.id for u in _dispellers(state, caster)]:
         raise IllegalAction(f'unit {by} is not a Wizard within 12" of {caster.name}')
-    state = pay(state, p.seat, by, DISPEL, events)
+    from iwgt.games.anvil.combat import interrupted, note_interruption
+
+    if interrupted(state, by, DISPEL):
+        raise IllegalAction(f"unit {by} has already dispelled in this activation (FA-AC-02)")
+    state = note_interruption(pay(state, p.seat, by, DISPEL, events), by, DISPEL)
     events.append(SpellDispelled(cast.caster, cast.spell, by))
     return state, events
 

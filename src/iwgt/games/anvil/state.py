@@ -104,6 +104,9 @@ class Activation:
     infiltrated: bool = False  # deployed by Infiltrate: no further move (decided)
     excess: float = 0.0  # excess-damage inches the attacker may still use (FA-CRM-03)
     excess_only: bool = False  # after a combat: only the excess move (or the end) is left
+    # (unit, key) of the interruptions the other seat used in this activation: each at most once per unit
+    # per opponent's activation (FA-AC-02 decided), so a chain does not offer Counterattack again.
+    interruptions: tuple[tuple[int, str], ...] = ()
 
     def used(self, key: str) -> bool:
         """Whether a stratagem was used in this activation."""
