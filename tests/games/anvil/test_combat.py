@@ -164,3 +164,41 @@ def test_one_engage_per_activation() -> None:
     s, _ = act(s, Engage(0, 1))
     with pytest.raises(IllegalAction, match="already engaged"):
         act(s, Engage(0, 2))
+
+
+def test_fa_mv_01_the_pivot_towards_the_target_may_not_overlap_a_friend() -> None:
+    """FA-EN-02, FA-MV-01: a Troop at (5, 10) facing 0 engages an enemy Troop at (12, 10) facing 90 (its
+    front towards it): it first pivots in place to face 270, its 3" frontage then running y 8.5..11.5 and
+    its depth x 4.25..5.75; a friendly Troop at (6.5, 12) spans x 5..8, y 11.25..12.75: they overlap
+    (x 5..5.75, y 11.25..11.5). The unpivoted tray (y up to 10.75) would have passed below the friend."""
+    s = table(
+        [place(0, "troop", 5, 10), place(0, "troop", 6.5, 12), place(1, "troop", 12, 10, 90)], cp=(10, 0)
+    )
+    assert Engage(0, 2) not in engage_actions(s)
+    with pytest.raises(IllegalAction, match="FA-MV-01: turning to engage"):
+        act(s, Engage(0, 2))
+
+
+def test_fa_mv_02_the_pivoted_path_may_not_cross_impassable_terrain() -> None:
+    """FA-EN-02, FA-MV-02: the same engage with an impassable block x 9..11, y 11..13: the pivoted tray
+    (y 8.5..11.5) slides along y = 10 to (10.5, 10) and sweeps y up to 11.5 through the block; the unpivoted
+    tray (y 9.25..10.75) would not have touched it."""
+    rock = block(9, 11, 11, 13, impassable=True)
+    s = table([place(0, "troop", 5, 10), place(1, "troop", 12, 10, 90)], cp=(10, 0), features=(rock,))
+    assert engage_actions(s) == []
+    with pytest.raises(IllegalAction, match="FA-MV-02: the engage line crosses impassable"):
+        act(s, Engage(0, 1))
+
+
+def test_fa_mv_02_the_aligned_end_may_not_stand_in_impassable_terrain() -> None:
+    """FA-MV-02, FA-EN-02: a Troop at (5, 13) engages the front of an enemy Troop at (12, 10) facing 90 (the
+    line of centres meets its front edge x = 11.25 at y = 10.32). It ends aligned at (10.5, 10) facing 270:
+    x 9.75..11.25, y 8.5..11.5. Its straight path, with the facing of the pivot towards (12, 10), sweeps
+    up to the line from its end corner (11.78, 11.08) back to (6.28, 14.08): y = 11.40 at x = 11.15. A
+    small impassable block x 11.15..11.25, y 11.45..11.6 lies above that line, but the aligned tray's corner
+    (11.25, 11.5) reaches into it (0.1 x 0.05): refused (once only checked when flying)."""
+    rock = block(11.15, 11.45, 11.25, 11.6, impassable=True)
+    s = table([place(0, "troop", 5, 13), place(1, "troop", 12, 10, 90)], cp=(10, 0), features=(rock,))
+    assert engage_actions(s) == []
+    with pytest.raises(IllegalAction, match="FA-MV-02: the unit may not stop inside impassable"):
+        act(s, Engage(0, 1))

@@ -198,6 +198,7 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     if not within_table(start, width, height):
         # Pivoting about its middle near the edge would put part of the tray off the table (FA-MV-01).
         raise IllegalAction(f"FA-MV-01: {unit.name} has no room on the table to turn towards {target.name}")
+    _check_pivot(state, unit, start, others, fly=fly, through=through)
     if nate:
         # FA-EN-03: along the engage line, stopping 1" short of the defender (and of anything else met).
         stops: list[Polygon | Tray] = [them, *(tray_of(u) for u in others), *walls]
@@ -220,14 +221,17 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
         end = start.moved(_along(me.centre, full.end.centre, reach))
         return EngagePlan(side, start, end, _leg_cost(state, me.centre, end.centre, fly), "nate")
     end = contact_position(me, them, edge)
-    # The swept area keeps the facing the unit has when it sets off (spec 1, as for a move's legs).
-    sweep = leg_sweep(me, end.centre)
+    # The swept area keeps the facing the unit has when it sets off (spec 1, as for a move's legs): the
+    # facing after the free pivot towards the defender (FA-EN-02, FA-MV-01).
+    sweep = leg_sweep(start, end.centre)
     for w in walls:
         if crosses(sweep, w):
             raise IllegalAction("FA-MV-02: the engage line crosses impassable terrain")
-    for f in [] if not fly else impassable(state):
+    for f in impassable(state):
         if crosses(end.polygon(), f):
-            raise IllegalAction("FA-SM-03: the unit may not stop inside impassable terrain")
+            # Aligned on the defender, the tray may stand where the straight path did not pass.
+            clause = "FA-SM-03" if fly else "FA-MV-02"
+            raise IllegalAction(f"{clause}: the unit may not stop inside impassable terrain")
     for u in others:
         if not through and crosses(sweep, tray_of(u).polygon()):
             raise IllegalAction(f"FA-EN-04: {u.name} stands in the way of the engage")
@@ -248,6 +252,21 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
         start, _vec(me.centre, end.centre), reach, stops_at=stops, edges=(width, height), gap=STOP_GAP
     )
     return EngagePlan(side, start, short.end, _leg_cost(state, me.centre, short.end.centre, fly), "short")
+
+
+def _check_pivot(
+    state: AnvilState, unit: Unit, start: Tray, others: list[Unit], *, fly: bool, through: bool
+) -> None:
+    """Refuse an engage whose free pivot in place (FA-MV-01) would put the tray on another tray (but with
+    Interpenetration, FA-SM-08) or into impassable terrain (but with Fly/Burrow, FA-SM-02)."""
+    if not through:
+        for u in others:
+            if trays_overlap(start, tray_of(u)):
+                raise IllegalAction(f"FA-MV-01: turning to engage, {unit.name} would overlap {u.name}")
+    if not fly:
+        for w in impassable(state):
+            if crosses(start.polygon(), w):
+                raise IllegalAction(f"FA-MV-02: turning to engage, {unit.name} would enter impassable ground")
 
 
 def _vec(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
