@@ -364,8 +364,11 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
             me = unit["tray"]["centre"]
             to = enemy["tray"]["centre"]
             d = math.dist(me, to)
-            step = max(0.0, min(act["allowance"] - 0.2, d - 3.5))
-            if step > 0.5:
+            full = max(0.0, min(act["allowance"] - 0.2, d - 3.5))
+            # The whole way if the table allows it, else shorter (terrain may halve the move): its check says.
+            for step in (full, full * 0.6, full * 0.35):
+                if step <= 0.5:
+                    break
                 goal = (me[0] + (to[0] - me[0]) * step / d, me[1] + (to[1] - me[1]) * step / d)
                 if obs["turn"] % 2:  # drag the tray there, or (even turns) tap the point
                     start = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", me)
@@ -395,17 +398,43 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
         a["unit"] for a in v["options"]["actions"] if a["type"] in ("activate", "deploy")
     }
     waiting = [u for u in mine if not u.get("tray") and u["id"] in movable]
-    standing = [u for u in mine if u.get("tray") and u["id"] in movable and not u["general"]]
+    standing = [u for u in mine if u.get("tray") and u["id"] in movable]
     by_distance = sorted(
         (math.dist(u["tray"]["centre"], e["tray"]["centre"]), u["id"], u)
         for u in standing
         if (e := nearest_enemy(v, u)) is not None
     )
-    near = [(d, u) for d, _, u in by_distance if d <= u["move"] + 6]
-    if near or (by_distance and obs["turn"] >= 2 and not [u for u in waiting if u["general"]]):
-        u = (near or [(0, by_distance[0][2])])[0][1]
+    # Near an enemy: a fighting unit within its move and 6", the General's unit only within its reach (it
+    # fights back but does not go looking for a fight).
+    near = [(d, u) for d, _, u in by_distance if d <= u["move"] + (2 if u["general"] else 6)]
+    by_distance = [x for x in by_distance if not x[2]["general"]]
+    if near:  # activated first: its engage targets come with its selection
+        u = near[0][1]
         tid(page, f"fa-roster-{u['id']}").click()
         act_and_wait(page, "fa-activate")
+        return False
+    if by_distance and obs["turn"] >= 2 and not [u for u in waiting if u["general"]]:
+        # Far from the enemy: dragged towards it before it is active; Move activates it (1 CP), then sends
+        # the move (a refused move leaves it active, its reason in red).
+        d, _, u = by_distance[0]
+        me, to = u["tray"]["centre"], nearest_enemy(v, u)["tray"]["centre"]  # type: ignore[index]
+        step = max(0.5, min(u["move"] - 0.5, d - 3.5))
+        goal = [me[0] + (to[0] - me[0]) * step / d, me[1] + (to[1] - me[1]) * step / d]
+        start = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", me)
+        end = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", goal)
+        page.mouse.move(start[0], start[1])
+        page.mouse.down()
+        page.mouse.move(end[0], end[1], steps=6)
+        page.mouse.up()
+        expect(tid(page, "fa-ghost-plan")).to_have_count(1)
+        before = version(page)
+        tid(page, "fa-move-go").click()
+        wait_version(page, before + 1)
+        assert view(page)["observation"]["activation"]["unit"] == u["id"]
+        page.wait_for_function(
+            """() => { const t = window.iwgtTable; const a = t.view.observation.activation;
+                     return (a && a.moved) || t.refusal || t.view.status !== 'playing' || !t.myTurn(); }"""
+        )
         return False
     if waiting:
         # The General's unit deploys last (by turn 2, FA-DP-03), behind the others.

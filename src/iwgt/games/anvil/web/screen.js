@@ -34,6 +34,7 @@ const TERRAIN_BID_MAX = 5; // FA-FB-01: each player has 5 CP to bid for the fiel
 const TURN_STEP_DEGREES = 45; // the facing buttons turn a planned tray this much
 const FINE_STEP_DEGREES = 15;
 const MIN_LEG = 0.05; // inches: a tap this close to the last waypoint adds no leg
+const SNAP_INCHES = 0.4; // a tap this close to a move end the table offers goes exactly there
 
 const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -57,6 +58,7 @@ export class Screen {
     this.armyCheck = null; // the table's preview of the army being built
     this.bidDraft = null; // {seat, version, amount}: a sealed bid being chosen (forgotten once sent or on another seat)
     this.asked = []; // previews asked and not yet answered, oldest first
+    this.queuedNext = null; // {unit, action}: a move to send once the activation it needs has begun
     this.terrainDraft = { piece: null, rotation: 0, halves: true, blocks: false, impassable: false, centre: null };
     shell.addStylesheet(new URL("./anvil.css", import.meta.url).href);
     gameCatalogue("anvil").then((c) => { this.cat = c; this.shell.render(); }).catch(() => { /* names fall back to the types */ });
@@ -72,7 +74,6 @@ export class Screen {
     this.deployEdge = null; // the edge chosen for a deploy ("own", "left", "right", "infiltrate")
     this.seatAt = null; // the planned Seat of Power
     this.infiltrating = null; // {unit, at, facing}: an Infiltrate deploy being placed
-    this.queued = null; // an action to send once the view after an activation arrives
   }
 
   mount(slots) {
@@ -346,7 +347,25 @@ export class Screen {
     const out = [];
     if (this.plan) for (const p of this.plan.path) out.push({ at: p, kind: "waypoint" });
     if (this.phaseName() === "terrain" && this.terrainDraft.centre) out.push({ at: this.terrainDraft.centre, kind: "feature" });
+    // A unit to deploy: the places along the edges the table offers (any other point may be tapped too).
+    const u = this.selected !== null ? this.unit(this.selected) : null;
+    if (sel && u && !this.trayOf(u) && this.myTurn() && (this.activeUnit() === null || this.activeUnit() === undefined)) {
+      (sel.deploy || []).filter((d) => Array.isArray(d.at) && (d.edge || "own") === (this.deployEdge || "own"))
+        .forEach((d, i) => out.push({ at: d.at, kind: `deploy-${i}` }));
+    }
     return out;
+  }
+
+  /** A tap this close to a move end the table offers goes exactly there, with its facing. */
+  snapMove(p, unit) {
+    const sel = this.selection;
+    let best = null;
+    for (const m of (sel && sel.unit === unit && sel.moves) || []) {
+      if (!Array.isArray(m.to)) continue;
+      const d = Math.hypot(m.to[0] - p[0], m.to[1] - p[1]);
+      if (d <= SNAP_INCHES && (!best || d < best.d)) best = { d, to: m.to, facing: m.facing };
+    }
+    return best;
   }
 
   arrows(obs) {
@@ -1174,8 +1193,10 @@ export class Screen {
     if (!this.plan || this.plan.unit !== u.id) this.plan = { unit: u.id, path: [], facing: this.trayOf(u).facing };
     const last = this.plan.path.length ? this.plan.path[this.plan.path.length - 1] : this.trayOf(u).centre;
     if (Math.hypot(at[0] - last[0], at[1] - last[1]) < MIN_LEG) return;
-    this.plan.path.push(at);
-    this.plan.facing = facingOf(last, at); // by default the unit ends facing the way it went
+    const snap = this.plan.path.length ? null : this.snapMove(at, u.id);
+    this.plan.path.push(snap ? snap.to : at);
+    // By default the unit ends facing the way it went (or as the move offered there does).
+    this.plan.facing = snap && typeof snap.facing === "number" ? snap.facing : facingOf(last, snap ? snap.to : at);
     this.planChanged();
   }
 
