@@ -90,11 +90,29 @@ def test_nate_side_stops_one_inch_away_without_combat() -> None:
 def test_no_room_to_turn_at_the_edge_no_engage() -> None:
     """FA-MV-01, FA-EN-03: a Troop at the far edge (centre y = 35.2, its tray up to y = 35.95) would have
     to pivot about its middle to face a War Machine to its right; turned, its 3" frontage runs along y from
-    33.7 to 36.7, off the 36" table: the engage is refused and not offered (a NATE stop once began there)."""
+    33.7 to 36.7, off the 36" table. Since the decision on engages from the edge (the pivot may stick off
+    the table when the path leads inward) the refusal comes from where it ends: the NATE stop slides along
+    y = 35.2, parallel to the edge, so the stop 1" short of the War Machine is still partly off the table:
+    refused and not offered (a NATE stop once began and ended there)."""
     s = table([place(0, "troop", 18, 35.2), place(1, "war_machine", 26, 35.2, 90)], cp=(10, 0))
     assert engage_actions(s) == []
-    with pytest.raises(IllegalAction, match="no room on the table to turn"):
+    with pytest.raises(IllegalAction, match="would stop partly off the table"):
         act(s, Engage(0, 1))
+
+
+def test_fa_en_02_an_engage_from_the_edge_whose_path_leads_inward() -> None:
+    """FA-EN-02, FA-DP-01, FA-MV-01 decided: a Troop just deployed at (10, 0.75) facing 0 engages an enemy
+    Troop at (13.5, 4.5) facing 180. Pivoted in place towards it (direction (3.5, 3.75)) a corner of its tray
+    would be at y = 0.75 - 1.5 x 0.682 - 0.75 x 0.731 = -0.82, off the table; but the line of centres meets
+    the defender's front edge (y = 3.75) at x = 12.8 (front), and the aligned end (13.5, 3.0) facing 0 lies
+    on the table: accepted, cost sqrt(3.5^2 + 2.25^2) = 4.16" of its 6"."""
+    s = table([place(0, "troop", 10, 0.75), place(1, "troop", 13.5, 4.5)], cp=(10, 0))
+    plan = plan_engage(s, s.unit(0), s.unit(1))
+    assert plan.side == "front" and plan.end.centre == pytest.approx((13.5, 3.0)) and plan.end.facing == 0.0
+    assert plan.cost == pytest.approx(4.1608, abs=1e-4)
+    assert Engage(0, 1) in engage_actions(s)
+    s, ev = act(s, Engage(0, 1))
+    assert of(ev, "CombatResolved")[0].damage == 2  # type: ignore[attr-defined]
 
 
 def test_skirmishing_defender_counts_only_a_front() -> None:

@@ -195,9 +195,9 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     others = [u for u in others_of(state, unit) if u.id != target.id]
     walls = [] if fly else impassable(state)
     width, height = table_size(state)
-    if not within_table(start, width, height):
-        # Pivoting about its middle near the edge would put part of the tray off the table (FA-MV-01).
-        raise IllegalAction(f"FA-MV-01: {unit.name} has no room on the table to turn towards {target.name}")
+    # The pivot in place may put part of the tray beyond a table edge (a unit just deployed, say): what
+    # counts is the straight path and where it ends; a path ending wholly on the table leads inward, and a
+    # NATE or short stop that would end off the table is refused below (FA-MV-01, FA-EN-02 decided).
     _check_pivot(state, unit, start, others, fly=fly, through=through)
     if nate:
         # FA-EN-03: along the engage line, stopping 1" short of the defender (and of anything else met).
@@ -210,6 +210,7 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
             edges=(width, height),
             gap=STOP_GAP,
         )
+        _on_table(full.end, unit, target, width, height)
         cost = _leg_cost(state, me.centre, full.end.centre, fly)
         if cost <= allowance + REACH_EPS:
             return EngagePlan(side, start, full.end, cost, "nate")
@@ -219,6 +220,7 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
             )
         reach = _reach(state, me.centre, full.end.centre, allowance, fly)
         end = start.moved(_along(me.centre, full.end.centre, reach))
+        _on_table(end, unit, target, width, height)
         return EngagePlan(side, start, end, _leg_cost(state, me.centre, end.centre, fly), "nate")
     end = contact_position(me, them, edge)
     # The swept area keeps the facing the unit has when it sets off (spec 1, as for a move's legs): the
@@ -251,7 +253,17 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     short = stop_short(
         start, _vec(me.centre, end.centre), reach, stops_at=stops, edges=(width, height), gap=STOP_GAP
     )
+    _on_table(short.end, unit, target, width, height)
     return EngagePlan(side, start, short.end, _leg_cost(state, me.centre, short.end.centre, fly), "short")
+
+
+def _on_table(end: Tray, unit: Unit, target: Unit, width: float, height: float) -> None:
+    """Refuse an engage stop (NATE or short) that would leave the tray partly off the table: its path does
+    not lead inward from where the pivot put it (FA-MV-01, FA-EN-03)."""
+    if not within_table(end, width, height):
+        raise IllegalAction(
+            f"FA-MV-01: turned towards {target.name}, {unit.name} would stop partly off the table"
+        )
 
 
 def _check_pivot(
