@@ -201,11 +201,13 @@ def test_a_threat_on_the_flank_counts_more_than_in_front() -> None:
 
 
 def test_standing_next_to_an_enemy_that_acts_first_costs() -> None:
-    # Our Troop 1" in front of an enemy Knight; the enemy acts next and has CP: that is a threat against us.
+    # Our Troop 1" in front of an enemy Knight; the enemy acts next and has CP: that is a threat against us
+    # (Knight on Troop, front 3, and Hammerblow: the Troop's 4 HP). The same Troop as far forward, 12" to the
+    # side, out of the Knight's 4" Move, is better off, though farther from the enemy General.
     ours = (0, "troop", False, 4, tray(18, 16.5, 0))
     enemy = (1, "knight", False, 8, tray(18, 19, 180))
     exposed = replace(position(*GENERALS, ours, enemy), mover=1)
-    safe = replace(position(*GENERALS, (0, "troop", False, 4, tray(18, 4, 0)), enemy), mover=1)
+    safe = replace(position(*GENERALS, (0, "troop", False, 4, tray(6, 16.5, 0)), enemy), mover=1)
     assert evaluate(exposed, 0) < evaluate(safe, 0)
 
 

@@ -297,19 +297,16 @@ def progress(state: AnvilState, seat: int) -> float:
 
 
 def unit_progress(state: AnvilState, u: Unit, goal: Unit | None, enemies: list[Unit]) -> float:
-    """One unit's share of ``progress``."""
+    """One unit's share of ``progress``: towards the enemy's edge (where the enemy comes from: this pull
+    never jumps when an enemy falls), and towards the enemy unit that wins the game when it is on the table,
+    harder over the last ``NEAR`` inches."""
     here = tray_of(u)
+    weight = PULL * min(worth(state, u), WORTH_CAP)
+    edge = state.scenario.spec.height if u.seat == 0 else 0.0
+    total = (PULL_CAP - min(abs(edge - here.centre[1]), PULL_CAP)) * weight
     if goal is not None:
         d = gap(here, tray_of(goal))
-    elif enemies:
-        d = min(gap(here, tray_of(e)) for e in enemies)
-    else:  # nobody to walk to: towards the enemy's edge
-        edge = state.scenario.spec.height if u.seat == 0 else 0.0
-        d = abs(edge - here.centre[1])
-    total = (PULL_CAP - min(d, PULL_CAP)) * PULL * min(worth(state, u), WORTH_CAP)
-    if goal is not None:
-        # The last inches to the unit that wins the game pull harder: closing in beats deploying more.
-        total += max(0.0, NEAR - d) * NEAR_PULL
+        total += (PULL_CAP - min(d, PULL_CAP)) * weight + max(0.0, NEAR - d) * NEAR_PULL
     return total
 
 
