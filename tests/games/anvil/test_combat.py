@@ -220,3 +220,37 @@ def test_fa_mv_02_the_aligned_end_may_not_stand_in_impassable_terrain() -> None:
     assert engage_actions(s) == []
     with pytest.raises(IllegalAction, match="FA-MV-02: the unit may not stop inside impassable"):
         act(s, Engage(0, 1))
+
+
+def test_fa_sm_03_a_flying_nate_stop_does_not_end_in_impassable_terrain() -> None:
+    """FA-SM-03, FA-EN-03: a flying Wizard at (18, 12) engages the front of an enemy Knight at (18, 20)
+    facing 180 (Wizard -> Knight front: NATE). The stop 1" short of the Knight (its front edge y = 19.25)
+    would put the Wizard's centre at 17.5, its tray y 16.75..18.25, inside an impassable cliff y 16.5..18.9;
+    it stops 1" short of the cliff instead: front edge 15.5, centre (18, 14.75), 2.75" flown."""
+    cliff = block(14, 16.5, 22, 18.9, impassable=True)
+    s = table(
+        [place(0, "wizard", 18, 12), place(1, "knight", 18, 20)], cp=(10, 0), features=(cliff,), used=("fly",)
+    )
+    s, ev = act(s, Engage(0, 1))
+    stop = of(ev, "EngageStopped")[0]
+    assert stop.reason == "nate" and stop.at == pytest.approx((18.0, 14.75))  # type: ignore[attr-defined]
+    assert s.unit(0).tray is not None and s.unit(0).tray.centre == pytest.approx((18.0, 14.75))
+
+
+def test_fa_sm_03_a_flying_engage_falling_short_does_not_end_in_impassable_terrain() -> None:
+    """FA-SM-03, FA-GN-09 decided (premeasure off): a flying Hero (Move 6) at (18, 5) engages an enemy
+    Troop at (18, 16) facing 180: contact at (18, 14.5) needs 9.5"; its 6" would end at (18, 11), tray
+    y 10.25..11.75, inside an impassable rock y 10..12.5; it stops 1" short of the rock instead: front
+    edge 9, centre (18, 8.25), no combat."""
+    rock = block(15, 10, 21, 12.5, impassable=True)
+    s = table(
+        [place(0, "hero", 18, 5), place(1, "troop", 18, 16)],
+        cp=(10, 0),
+        features=(rock,),
+        used=("fly",),
+        premeasure=False,
+    )
+    s, ev = act(s, Engage(0, 1))
+    stop = of(ev, "EngageStopped")[0]
+    assert stop.reason == "short" and stop.at == pytest.approx((18.0, 8.25))  # type: ignore[attr-defined]
+    assert "CombatResolved" not in kinds(ev)

@@ -202,24 +202,18 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     if nate:
         # FA-EN-03: along the engage line, stopping 1" short of the defender (and of anything else met).
         stops: list[Polygon | Tray] = [them, *(tray_of(u) for u in others), *walls]
-        full = stop_short(
-            start,
-            _vec(me.centre, them.centre),
-            math.dist(me.centre, them.centre),
-            stops_at=stops,
-            edges=(width, height),
-            gap=STOP_GAP,
-        )
-        _on_table(full.end, unit, target, width, height)
-        cost = _leg_cost(state, me.centre, full.end.centre, fly)
+        line = _vec(me.centre, them.centre)
+        full = _stop(state, start, line, math.dist(me.centre, them.centre), stops, fly)
+        _on_table(full, unit, target, width, height)
+        cost = _leg_cost(state, me.centre, full.centre, fly)
         if cost <= allowance + REACH_EPS:
-            return EngagePlan(side, start, full.end, cost, "nate")
+            return EngagePlan(side, start, full, cost, "nate")
         if state.options.premeasure:
             raise IllegalAction(
                 f'FA-EN-03: moving to 1" from {target.name} costs {cost:.2f}"; {allowance:.2f}" left'
             )
-        reach = _reach(state, me.centre, full.end.centre, allowance, fly)
-        end = start.moved(_along(me.centre, full.end.centre, reach))
+        reach = _reach(state, me.centre, full.centre, allowance, fly)
+        end = _stop(state, start, line, reach, stops, fly)
         _on_table(end, unit, target, width, height)
         return EngagePlan(side, start, end, _leg_cost(state, me.centre, end.centre, fly), "nate")
     end = contact_position(me, them, edge)
@@ -250,11 +244,32 @@ def plan_engage(state: AnvilState, unit: Unit, target: Unit) -> EngagePlan:
     # of the defender (a plain move that ends short, no combat).
     reach = _reach(state, me.centre, end.centre, allowance, fly)
     stops = [them, *(tray_of(u) for u in others), *walls]
-    short = stop_short(
-        start, _vec(me.centre, end.centre), reach, stops_at=stops, edges=(width, height), gap=STOP_GAP
-    )
-    _on_table(short.end, unit, target, width, height)
-    return EngagePlan(side, start, short.end, _leg_cost(state, me.centre, short.end.centre, fly), "short")
+    short = _stop(state, start, _vec(me.centre, end.centre), reach, stops, fly)
+    _on_table(short, unit, target, width, height)
+    return EngagePlan(side, start, short, _leg_cost(state, me.centre, short.centre, fly), "short")
+
+
+def _stop(
+    state: AnvilState,
+    start: Tray,
+    direction: tuple[float, float],
+    distance: float,
+    stops: list[Polygon | Tray],
+    fly: bool,
+) -> Tray:
+    """Where an engage that makes no contact (NATE, or short of reach) stops along its line: 1" short of
+    what ``stops`` holds, at the table edge. A flying unit passes over impassable terrain but may not stop
+    inside it (FA-SM-03): a stop that would, stops 1" short of that feature instead, as a move would."""
+    size = table_size(state)
+    met: list[int] = []
+    walls = impassable(state) if fly else []
+    while True:
+        extra = [walls[i] for i in met]
+        end = stop_short(start, direction, distance, stops_at=[*stops, *extra], edges=size, gap=STOP_GAP).end
+        inside = [i for i, w in enumerate(walls) if i not in met and crosses(end.polygon(), w)]
+        if not inside:
+            return end
+        met.extend(inside)
 
 
 def _on_table(end: Tray, unit: Unit, target: Unit, width: float, height: float) -> None:
@@ -283,14 +298,6 @@ def _check_pivot(
 
 def _vec(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
     return (b[0] - a[0], b[1] - a[1])
-
-
-def _along(a: tuple[float, float], b: tuple[float, float], d: float) -> tuple[float, float]:
-    length = math.dist(a, b)
-    if length <= 0:
-        return a
-    t = d / length
-    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
 def engage_actions(state: AnvilState) -> list[Engage]:
