@@ -254,3 +254,13 @@ def test_fa_sm_03_a_flying_engage_falling_short_does_not_end_in_impassable_terra
     stop = of(ev, "EngageStopped")[0]
     assert stop.reason == "short" and stop.at == pytest.approx((18.0, 8.25))  # type: ignore[attr-defined]
     assert "CombatResolved" not in kinds(ev)
+
+
+def test_fa_en_03_a_nate_engage_from_within_one_inch_is_refused() -> None:
+    """FA-EN-03: a Troop at (18, 10) facing 0 and an enemy War Machine at (18, 12) facing 180 (Troop -> War
+    Machine front: NATE); their trays are 0.5" apart (10.75 to 11.25), already nearer than the 1" stop: the
+    engage would not move it at all, so it is neither listed nor taken (no move spent, no event)."""
+    s = table([place(0, "troop", 18, 10), place(1, "war_machine", 18, 12)], cp=(10, 0))
+    assert engage_actions(s) == []
+    with pytest.raises(IllegalAction, match="no contact, no move"):
+        act(s, Engage(0, 1))

@@ -300,6 +300,11 @@ def _vec(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
     return (b[0] - a[0], b[1] - a[1])
 
 
+def _idle(plan: EngagePlan) -> bool:
+    """Whether an engage makes no contact and does not move the unit (less than ``MIN_BB``)."""
+    return plan.stopped is not None and math.dist(plan.start.centre, plan.end.centre) < MIN_BB
+
+
 def engage_actions(state: AnvilState) -> list[Engage]:
     """The engages the active unit may order now (LOS, a clear straight line, in reach when premeasuring)."""
     if not in_activation(state) or state.activation is None:
@@ -313,7 +318,7 @@ def engage_actions(state: AnvilState) -> list[Engage]:
             plan = plan_engage(state, unit, e)
         except IllegalAction:
             continue
-        if plan.stopped is not None and math.dist(plan.start.centre, plan.end.centre) < MIN_BB:
+        if _idle(plan):
             continue  # an engage that would not move the unit at all is not worth listing
         out.append(Engage(unit.id, e.id))
     return out
@@ -329,6 +334,10 @@ def apply_engage(state: AnvilState, action: Engage) -> tuple[AnvilState, list[Ev
         raise IllegalAction(why)
     target = enemy_target(state, unit, action.target)
     plan = plan_engage(state, unit, target)
+    if _idle(plan):
+        # Not listed, so not taken either: a NATE stop from within 1" (or a short one blocked at once) would
+        # only spend the activation's move for nothing.
+        raise IllegalAction(f"FA-EN-03: {unit.name} cannot move towards {target.name}: no contact, no move")
     events: list[Event] = [
         EngageDeclared(unit.id, target.id, plan.side, plan.start.centre, plan.end.centre, round(plan.cost, 6))
     ]
