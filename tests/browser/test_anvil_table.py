@@ -196,6 +196,7 @@ def build_army(page: Page) -> None:
     tid(page, f"fa-deploy-strat-{last}-shooter").check()
     expect(tid(page, "fa-dcp")).to_have_attribute("data-dcp", "12")
     expect(tid(page, "fa-army-reason")).to_have_count(0)
+    expect(tid(page, "fa-army-ok")).to_be_visible()  # the table's own check of the list, before it is sent
     shot(page, "anvil_02_army_built")
     act_and_wait(page, "fa-army-submit")
 

@@ -240,6 +240,8 @@ export class Screen {
 
   render(view) {
     const obs = view.observation || {};
+    // At muster the table is still empty: in portrait the side panel (the army builder) gets most of the height.
+    if (this.shell.elScreen) this.shell.elScreen.classList.toggle("fa-muster", obs.phase === "muster" && this.myTurn());
     this.board.setTable(this.tableScene(obs));
     this.board.host.classList.toggle("fa-blind", !this.premeasure());
     const sel = this.selection;
@@ -578,6 +580,7 @@ export class Screen {
     out.push(h("ol", { class: "fa-army", testid: "fa-army" }, units.map((u, i) => this.armyRow(u, i))));
     const check = this.armyCheck;
     if (units.length && check && !check.legal && check.reason) out.push(h("p", { class: "fa-army-reason", testid: "fa-army-reason", role: "alert" }, check.reason));
+    if (units.length && check && check.legal) out.push(h("p", { class: "fa-good", testid: "fa-army-ok" }, "The table accepts this army."));
     out.push(h("button", { type: "button", class: "btn primary", testid: "fa-army-submit", disabled: !units.length,
       onclick: () => this.send(this.armyJSON()) }, "Muster this army"));
     return out;
