@@ -7,10 +7,13 @@ The score is ours minus theirs, in "DCP points" (a Troop is worth 1, a Hero 3):
   the rest in proportion to its HP left; a unit still to deploy counts a little less than one on the table,
   so deploying pays once it is safe;
 * threats: each unit on the table that could reach an enemy with one move and engage it (or shoot it, or
-  fireball it) threatens the most that attack would take from the target by the exact matrix cell of the side
-  it would strike; the side about to act counts its threats more, since the other cannot answer first;
-* progress: units on the table are pulled towards the enemy unit that wins the game (or the nearest enemy),
-  a little per inch, so that far from the enemy the bot still advances;
+  fireball it) threatens the most that attack would take from the target by the printed matrix cell of the
+  side it would strike (a side whose contact place is off the table, or NATE, counts only at half, for the
+  move round to another side); the side about to act counts its threats more, since the other cannot
+  answer first; a side out of CP this turn threatens at half, for the next turn;
+* progress: units on the table are pulled towards the enemy's edge and towards the enemy unit that wins the
+  game (harder over the last 12"), a little per inch, so that far from the enemy the bot still advances;
+* the General's unit on the table in the first two turns (FA-DP-03: the bids fall to 1 CP without it);
 * CP left this turn are worth a little (an activation that does nothing should not be made);
 * a finished game is worth ``WIN`` either way (0 for a draw).
 

@@ -12,18 +12,27 @@ How it decides, by phase:
   the corner of its own edge);
 * terrain bid and turn bid: ``bids.py`` solves the bid as a zero-sum matrix game by regret matching, the
   payoff of each pair of bids being a cheap evaluation of the outcome (the CP each side gets, used up to
-  what its units can spend; going first worth the best strike either side could make now; a tie worth the
-  rebid game with both limits lowered, FA-GT-04);
-* activation: a look-ahead over the engine's own ``apply``: each unit it may activate or deploy is tried,
-  its activation planned a few actions deep (stratagem toggles, a move, an engage, a shot, a spell, Steady)
-  by a beam search scored by ``evaluation.evaluate``; the opponent's interruptions (Counterattack, Hero of
-  the Day, Dispel) are answered in the look-ahead by whichever is worst for the bot; the best activation is
-  taken, or ``Pass`` if none is worth its CP. The plan is kept and followed while the game goes as planned;
-* interruption: each answer (the stratagem or Decline) is applied on a copy and the better kept:
-  Counterattack when it pays, Hero of the Day when it saves the General.
+  what its units can spend, our own counted for themselves as well; going first worth the best single strike
+  either side could make now, in proportion to the CP to make it; a tie worth the rebid game with both
+  limits lowered, FA-GT-04);
+* activation: a look-ahead over the engine's own ``apply`` (so every combat foreseen is the exact matrix
+  outcome, bounce backs and chains included): every unit it may activate, and a few entry points for each
+  unit it may deploy, are looked at two actions deep, and the best few planned in full by a beam search
+  scored by ``evaluation.evaluate``. The actions tried are made from the spec's action shapes (toggles that
+  fit the moment, engages and shots at enemies in reach, spells, Steady, and moves: a spread of directions,
+  straight at the near enemies, to spots in front of, beside and behind them, round them by a corner,
+  shortened to fit halving terrain, screened for plain illegality and ranked by a quick score of the moved
+  unit), and ``apply`` judges each, which costs far less than asking for every legal action at every node.
+  The opponent's interruptions (Counterattack, Hero of the Day, Dispel) are answered in the look-ahead by
+  whichever is worst for the bot. The best activation is taken, or ``Pass`` if none beats it; the plan is
+  kept and followed while the game goes as planned;
+* interruption: each answer (the stratagem or Decline) is applied on a copy, the opponent's later answers
+  looked at as above, and the better kept: Counterattack when it pays, Hero of the Day when it saves the
+  General, and CP kept back for the second when both cannot be paid.
 
-All search budgets count ``apply`` calls, not seconds, so the bot's choices never depend on the machine's
-speed.
+The search budgets count ``apply`` calls, not seconds, so on an unloaded machine the bot's choices do not
+depend on its speed; ``TIME_GUARD`` stops a search that a loaded machine has slowed past it (the best plan
+found so far is taken), which keeps every decision within the 1 s the issue asks for.
 """
 
 from __future__ import annotations
