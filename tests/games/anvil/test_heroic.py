@@ -84,3 +84,30 @@ def test_the_champion_must_touch_the_raiser_and_fit() -> None:
         act(_champion(), RaiseChampion(0, (25.0, 13.5), 0.0))
     with pytest.raises(IllegalAction, match="overlap"):
         act(_champion(), RaiseChampion(0, (19.0, 13.5), 0.0))
+
+
+def test_fa_gn_09_unpremeasured_steady_beyond_6_inches_is_spent_with_no_effect() -> None:
+    """FA-GN-09 decided, FA-SH-02: premeasuring off, the General's Troop at (18, 10) and two hurt friends:
+    one at (18, 16) (trays 4.5" apart: 16 - 0.75 - 10.75) and one at (18, 19) (7.5" apart). Both are
+    listed; Steady at the far one costs its 1 CP and heals nothing (spent, like a shot or spell), at the
+    near one 1 HP."""
+    s = table(
+        [
+            place(0, "troop", 18, 10, general=True),
+            place(0, "troop", 18, 16, hp=2),
+            place(0, "troop", 18, 19, hp=2),
+        ],
+        cp=(10, 10),
+        premeasure=False,
+    )
+    assert heroic_actions(s) == [Steady(0, 1), Steady(0, 2)]
+    far, ev = act(s, Steady(0, 2))
+    assert far.cp == (9, 10) and far.unit(2).hp == 2
+    assert kinds(ev) == ["StratagemUsed", "SpellFizzled"] and "steady" in far.turn_used[0]
+    near, _ = act(s, Steady(0, 1))
+    assert near.cp == (9, 10) and near.unit(1).hp == 3
+    # Premeasuring on, the far friend is neither listed nor helped (refused, no CP spent).
+    on = replace(s, options=replace(s.options, premeasure=True))
+    assert heroic_actions(on) == [Steady(0, 1)]
+    with pytest.raises(IllegalAction, match="FA-SH-02"):
+        act(on, Steady(0, 2))

@@ -21,7 +21,7 @@ from typing import Final
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event
 from iwgt.games.anvil.actions import RaiseChampion, Steady
-from iwgt.games.anvil.combat_events import UnitHealed, UnitSummoned
+from iwgt.games.anvil.combat_events import SpellFizzled, UnitHealed, UnitSummoned
 from iwgt.games.anvil.resolving import check_actor, cost_of, gap, in_activation, may_use, pay, tray_of
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.spells import place_block, summon_tray
@@ -58,13 +58,22 @@ def steady_block(state: AnvilState, unit: Unit) -> str | None:
 
 
 def steady_targets(state: AnvilState, unit: Unit) -> list[Unit]:
-    """The friends Steady may help: another friendly unit within 6", below its starting HP, not the Seat."""
-    reach = rules().stratagem(STEADY).range or 0.0
+    """The friends Steady may be ordered at: another friendly unit below its starting HP, not the Seat;
+    within 6" when premeasuring (without it, FA-GN-09 decided: every such friend, the range is measured
+    only when the order is given)."""
     return [
         u
         for u in state.on_table(unit.seat)
-        if u.id != unit.id and not u.is_seat and u.hp < u.start_hp and gap(unit, u) <= reach
+        if u.id != unit.id
+        and not u.is_seat
+        and u.hp < u.start_hp
+        and (not state.options.premeasure or _in_reach(unit, u))
     ]
+
+
+def _in_reach(unit: Unit, friend: Unit) -> bool:
+    """Whether the friend is within Steady's 6" (nearest points of the trays)."""
+    return gap(unit, friend) <= (rules().stratagem(STEADY).range or 0.0)
 
 
 def champion_block(state: AnvilState, unit: Unit) -> str | None:
@@ -131,9 +140,13 @@ def apply_steady(state: AnvilState, action: Steady) -> tuple[AnvilState, list[Ev
     events: list[Event] = []
     state = pay(state, act.seat, unit.id, STEADY, events, cost_of(STEADY))
     target = state.unit(action.target)
-    gained = min(rules().stratagem(STEADY).heal, target.start_hp - target.hp)
-    state = state.with_unit(replace(target, hp=target.hp + gained))
-    events.append(UnitHealed(target.id, gained, target.hp + gained, "FA-SH-02"))
+    if _in_reach(unit, target):
+        gained = min(rules().stratagem(STEADY).heal, target.start_hp - target.hp)
+        state = state.with_unit(replace(target, hp=target.hp + gained))
+        events.append(UnitHealed(target.id, gained, target.hp + gained, "FA-SH-02"))
+    else:
+        # Premeasuring off (FA-GN-09 decided): beyond 6" the order is spent with no effect, CP paid.
+        events.append(SpellFizzled(unit.id, STEADY, target.id))
     used = pair(state.turn_used, act.seat, state.turn_used[act.seat] | {STEADY})
     return replace(
         state, activation=replace(act, stratagems=(*act.stratagems, STEADY)), turn_used=used
