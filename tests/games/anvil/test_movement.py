@@ -133,8 +133,10 @@ def test_fa_gn_09_unpremeasured_an_order_too_long_goes_as_far_as_the_move_lets()
 
 
 def test_fa_gn_09_an_order_falling_short_near_an_enemy_backs_off_to_1_inch() -> None:
-    """The enemy spans y 17.45..18.95: y 16 leaves 0.7", 15.75 leaves 0.95", 15.5 leaves 1.2"."""
-    state = place(pikemen_at_10_10(premeasure=False), "Spearmen", (10, 18.2), 180)
+    """The enemy beside the path (it may not cross it, FA-GN-09 decided) spans x 11.7..14.7, y 17.45..18.95;
+    the Pikemen's tray x 8.5..11.5, so 0.2" across: y 16 leaves sqrt(0.2^2 + 0.7^2) = 0.73", 15.75 leaves
+    0.97", 15.5 leaves 1.22"."""
+    state = place(pikemen_at_10_10(premeasure=False), "Spearmen", (13.2, 18.2), 180)
     after, event = moved(state, (10, 30))
     assert event.short and event.cost == pytest.approx(5.5)
     assert unit_named(after, "Pikemen").tray.centre == pytest.approx((10, 15.5))  # type: ignore[union-attr]
@@ -242,3 +244,24 @@ def test_fa_gn_09_without_premeasuring_a_refusal_gives_no_distance() -> None:
     with pytest.raises(IllegalAction) as exc:
         moved(state, (10, 13.6))
     assert "too near Spearmen" in exc.value.message and '0.90"' not in exc.value.message
+
+
+@pytest.mark.parametrize("premeasure", [True, False])
+def test_fa_gn_09_an_order_through_a_tray_is_refused_whatever_its_length(premeasure: bool) -> None:
+    """FA-GN-09 decided: only the length is forgiven. The Pikemen at (10, 10) and a friend (Militia) at
+    (10, 13) straight ahead: an order to (10, 15.5) (5.5", in reach) and one to (10, 30) (20", far beyond the
+    6") both cross the friend's tray (y 12.25..13.75) and are refused, premeasuring or not (premeasuring,
+    the long one is refused for its length first)."""
+    state = place(pikemen_at_10_10(premeasure=premeasure), "Militia", (10, 13), 0)
+    for to in (15.5, 30.0):
+        why = 'costs 20.00"' if premeasure and to == 30.0 else "cross Militia"
+        with pytest.raises(IllegalAction, match=why):
+            moved(state, (10, to))
+
+
+def test_fa_gn_09_an_order_ending_in_impassable_terrain_is_refused_unpremeasured() -> None:
+    """FA-GN-09 decided, FA-MV-02: premeasuring off, an impassable block y 25..28 and an order to (10, 26)
+    (16", beyond the 6"): its end would stand in the block, so it is refused, not cut short at (10, 16)."""
+    state = with_feature(pikemen_at_10_10(premeasure=False), 5, 25, 15, 28, impassable=True)
+    with pytest.raises(IllegalAction, match="impassable"):
+        moved(state, (10, 26))

@@ -260,6 +260,11 @@ def plan_move(
                 full = (start.centre, *path)
                 total = sum(leg_cost(state, a, b, fly=fly) for a, b in itertools.pairwise(full))
                 return f'the move costs {total:.2f}" but {allowance:.2f}" are left'
+            # FA-GN-09 decided: only the length is forgiven: an order illegal for another reason (a tray or
+            # impassable terrain in the way or at the end, the table's edge) is refused as if in reach.
+            why = _why_not_order(state, unit, start, path, facing, fly=fly, through=through)
+            if why is not None:
+                return why
             to = _point_at_cost(state, centres[-1], to, allowance - cost, fly=fly)
             step = leg_cost(state, centres[-1], to, fly=fly)
             short = True
@@ -283,6 +288,26 @@ def plan_move(
             return why
         return _fall_back(state, unit, start, centres, facing, fly=fly, through=through)
     return Plan(end, tuple(centres), cost, short)
+
+
+def _why_not_order(
+    state: AnvilState,
+    unit: Unit,
+    start: Tray,
+    path: tuple[XY, ...],
+    facing: float,
+    *,
+    fly: bool,
+    through: bool,
+) -> str | None:
+    """Why the whole ordered move would be refused were it within reach: a leg or its end (None: none)."""
+    tray = start
+    for to in path:
+        why = why_not_leg(state, unit, tray, to, fly=fly, through=through)
+        if why is not None:
+            return why
+        tray = tray.moved(to)
+    return why_not_stand(state, unit, tray.pivoted(facing))
 
 
 def _fall_back(
