@@ -34,15 +34,48 @@ def test_fa_dp_02_deploying_costs_1_cp_and_the_unit_s_dcp(name: str, cost: int) 
     assert events[0] == UnitDeployed(u.id, 0, "own", (6.0, 0.75), 0.0, cost, 5 - cost, events[0].allowance)
 
 
-def test_fa_dp_01_a_unit_enters_from_its_own_edge_facing_in_and_moves_its_full_move() -> None:
+def test_fa_dp_01_a_unit_enters_from_its_own_edge_facing_in_and_its_front_reaches_its_move() -> None:
+    """FA-DP-01 decided: the tray enters with its rear edge on y = 0 (centre y = 0.75), facing in; coming on
+    costs its depth, so the Pikemen (Move 6) have 6 - 1.5 = 4.5" left: to (6, 5.25), the front edge at
+    y = 6, their Move from the edge; one inch more is refused."""
     state = at_activation(5, 6)
     pike = unit_named(state, "Pikemen")
-    state, _ = play(state, act.Deploy(pike.id, "own", 6.0))
+    state, ev = play(state, act.Deploy(pike.id, "own", 6.0))
     t = state.unit(pike.id).tray
     assert t is not None and t.centre == (6.0, 0.75) and t.facing == 0.0  # rear edge on y = 0
-    assert state.activation is not None and state.activation.deployed and state.activation.allowance == 6.0
-    state, _ = play(state, act.Move(pike.id, ((6.0, 6.75),), 0.0))  # the move is measured from the edge
-    assert state.unit(pike.id).tray.centre == (6.0, 6.75)  # type: ignore[union-attr]
+    assert state.activation is not None and state.activation.deployed and state.activation.allowance == 4.5
+    assert ev[0].allowance == 4.5  # type: ignore[attr-defined]
+    with pytest.raises(IllegalAction, match=r'costs 5\.50" but 4\.50"'):
+        play(state, act.Move(pike.id, ((6.0, 6.25),), 0.0))
+    state, _ = play(state, act.Move(pike.id, ((6.0, 5.25),), 0.0))
+    t = state.unit(pike.id).tray
+    assert t is not None and t.centre == (6.0, 5.25) and t.front()[0][1] == pytest.approx(6.0)
+
+
+def test_fa_dp_01_a_flanking_entry_also_costs_the_tray_s_depth() -> None:
+    """FA-DP-01, FA-SD-02 decided: the Elk Riders (Knight, Move 4) flank in from the left edge at y = 20: the
+    tray's rear on x = 0, centre x = 0.75; 4 - 1.5 = 2.5" left (the front reaches x = 4)."""
+    state = at_activation(6, 5, name="battle")
+    elk = unit_named(state, "Elk Riders")
+    after, ev = GAME.apply(state, act.Deploy(elk.id, "left", y=20.0))
+    assert after.activation is not None and after.activation.allowance == 2.5
+    assert ev[0].allowance == 2.5  # type: ignore[attr-defined]
+
+
+def test_fa_ss_05_no_ballistics_in_the_activation_a_unit_deploys() -> None:
+    """FA-SS-05, FA-DP-01 decided: the Crossbowmen (Troop with Shooter) deploy at x = 18 facing the enemy
+    Spearmen set 10" ahead (in LOS and 18"): deploying is moving onto the table, so Ballistics is neither
+    listed nor taken in that activation (no Parthian Shot)."""
+    from dataclasses import replace as put
+
+    state = at_activation(9, 10)  # seat 0 first, 9 CP: 3 to deploy, 6 left (Ballistics costs 3)
+    xb = unit_named(state, "Crossbowmen")
+    state, _ = play(state, act.Deploy(xb.id, "own", 12.0))
+    spear = unit_named(state, "Spearmen")
+    state = state.with_unit(put(spear, tray=put(state.unit(xb.id).tray, centre=(12.0, 12.0), facing=180.0)))
+    assert not any(isinstance(a, act.Shoot) for a in GAME.legal_actions(state, 0))
+    with pytest.raises(IllegalAction, match="FA-SS-05"):
+        GAME.apply(state, act.Shoot(xb.id, spear.id))
 
 
 def test_seat_1_enters_from_the_top_edge_facing_180() -> None:

@@ -55,6 +55,7 @@ from iwgt.games.anvil.movement import (
     plan_move,
     seat_spots,
     seat_tray,
+    tray_size,
     why_not_feature,
     why_not_seat,
 )
@@ -536,7 +537,9 @@ class AnvilGame:
         state = flow.pay(state, seat, cost)
         state = state.with_unit(replace(unit, tray=tray))
         infiltrated = action.edge == "infiltrate"
-        allowance = 0.0 if infiltrated else base_allowance(unit)
+        # FA-DP-01 decided: coming on from an edge is moving onto the table: the tray's entry costs its depth,
+        # so the unit's front reaches its Move from the edge.
+        allowance = 0.0 if infiltrated else max(0.0, base_allowance(unit) - tray_size(state)[1])
         state = replace(
             state,
             activation=Activation(unit.id, seat, allowance=allowance, deployed=True, infiltrated=infiltrated),
