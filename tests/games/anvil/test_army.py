@@ -211,20 +211,22 @@ def test_move_allowance(unit: ArmyUnit, move: float) -> None:
 
 
 @pytest.mark.parametrize(
-    ("unit", "cost"),
+    ("unit", "entry", "cost"),
     [
-        (u("troop"), 2),  # 1 CP + 1 DCP (FA-DP-02)
-        (u("troop", "", False, "weak"), 1),  # 1 + 1 - 1 (FA-SD-08)
-        (u("hero", "", True), 1),  # the General's unit: no DCP (FA-DP-04)
-        (u("hero", "", True, "swiftness"), 3),  # 1 + 0 + 2
-        (u("hero", "", False, "infiltrate"), 7),  # 1 + 3 + 3 (FA-SD-17 read as DCP)
-        (u("war_machine", "", False, "shooter", "heavy_projectile"), 8),  # 1 + 4 + 1 + 2
-        (u("monster", "", False, "flanking", "weak"), 5),  # 1 + 3 + 2 - 1
-        (u("troop", "", True, "weak"), 1),  # a Weak General: the DCP part stays at 0, the 1 CP is paid
+        (u("troop"), "own", 2),  # 1 CP + 1 DCP (FA-DP-02)
+        (u("troop", "", False, "weak"), "own", 1),  # 1 + 1 - 1 (FA-SD-08)
+        (u("hero", "", True), "own", 1),  # the General's unit: no DCP (FA-DP-04)
+        (u("hero", "", True, "swiftness"), "own", 3),  # 1 + 0 + 2
+        (u("hero", "", False, "infiltrate"), "infiltrate", 7),  # 1 + 3 + 3 (FA-SD-17 read as DCP)
+        (u("hero", "", False, "infiltrate"), "own", 4),  # decided: Infiltrate paid only when used: 1 + 3
+        (u("war_machine", "", False, "shooter", "heavy_projectile"), "own", 8),  # 1 + 4 + 1 + 2
+        (u("monster", "", False, "flanking", "weak"), "left", 5),  # 1 + 3 + 2 - 1
+        (u("monster", "", False, "flanking", "weak"), "own", 3),  # decided: no Flanking paid: 1 + 3 - 1
+        (u("troop", "", True, "weak"), "own", 1),  # a Weak General: the DCP part stays at 0, the 1 CP is paid
     ],
 )
-def test_deploy_cost(unit: ArmyUnit, cost: int) -> None:
-    assert deploy_cost(unit) == cost
+def test_deploy_cost(unit: ArmyUnit, entry: str, cost: int) -> None:
+    assert deploy_cost(unit, entry) == cost
 
 
 def test_any_army_shaped_object_will_do() -> None:

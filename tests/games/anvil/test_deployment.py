@@ -197,3 +197,30 @@ def test_fa_dp_03_before_the_deadline_the_general_pays_its_stratagems() -> None:
     after, events = GAME.apply(state, act.Deploy(lord, "own", 6.0))
     assert after.cp == (2, 6) and events[0].left_off == ()  # type: ignore[attr-defined]
     assert after.unit(lord).hp == 6 and after.unit(lord).stratagems == ("tough",)
+
+
+def test_infiltrate_and_flanking_are_paid_only_by_the_entry_using_them() -> None:
+    """FA-ST-04, FA-SD-01/17 decided: the Rangers (Troop with Infiltrate, battle) deploying from its own edge
+    pay 1 CP + 1 DCP = 2, not the 3 DCP of Infiltrate (7 - 2 = 5 left); infiltrating costs 1 + 1 + 3 = 5.
+    The Elk Riders (Knight with Flanking) from their own edge: 1 + 2 = 3 (5 - 3 = 2 left)."""
+    state = at_activation(7, 8, name="battle")
+    rangers = unit_named(state, "Rangers")
+    own, ev = GAME.apply(state, act.Deploy(rangers.id, "own", 6.0))
+    assert own.cp[0] == 5 and ev[0].cost == 2  # type: ignore[attr-defined]
+    sneak, _ = GAME.apply(state, act.Deploy(rangers.id, "infiltrate", 24.0, 18.0, 0.0))
+    assert sneak.cp[0] == 2
+    state = at_activation(6, 5, name="battle")
+    elk = unit_named(state, "Elk Riders")
+    after, _ = GAME.apply(state, act.Deploy(elk.id, "own", 30.0))
+    assert after.cp[1] == 2
+
+
+def test_an_entry_beyond_the_cp_left_is_not_offered() -> None:
+    """Decided with the entry costs: with 3 CP the Rangers (own edge 2, infiltrate 5) are offered their own
+    edge only."""
+    state = at_activation(3, 8, name="battle")
+    rangers = unit_named(state, "Rangers")
+    edges = {
+        a.edge for a in GAME.legal_actions(state, 0) if isinstance(a, act.Deploy) and a.unit == rangers.id
+    }
+    assert edges == {"own"}

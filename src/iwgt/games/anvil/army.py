@@ -107,14 +107,26 @@ def move_allowance(unit: UnitEntry) -> float:
     return base + sum(s.move_add for s in strats if s.group == "deployment")
 
 
-def deploy_cost(unit: UnitEntry) -> int:
-    """CP to deploy: 1 + type DCP (none for the General) + its deployment stratagems' DCP (Weak -1).
+ENTRY_STRATAGEMS: dict[str, tuple[str, ...]] = {"flanking": ("left", "right"), "infiltrate": ("infiltrate",)}
+"""The deployment stratagems that are a way onto the table, and the entries (``Deploy.edge``) using them."""
+
+
+def paid_stratagems(unit: UnitEntry, entry: str = "own") -> tuple[str, ...]:
+    """The deployment stratagems a deploy by ``entry`` pays (decided): the "entire game" ones (Swiftness,
+    Shooter, Weak, fear, Heavy Projectile, Tough) with every deploy; Flanking and Infiltrate only when the
+    entry uses them."""
+    return tuple(k for k in unit.stratagems if k not in ENTRY_STRATAGEMS or entry in ENTRY_STRATAGEMS[k])
+
+
+def deploy_cost(unit: UnitEntry, entry: str = "own") -> int:
+    """CP to deploy by ``entry`` (own, left, right, infiltrate; the own edge by default): 1 + type DCP (none
+    for the General) + the DCP of the deployment stratagems it pays (``paid_stratagems``; Weak -1).
 
     The DCP part never goes below 0 (a Weak General's unit still pays the activation's 1 CP).
     """
     r = rules()
     dcp = 0 if unit.general else unit_dcp(unit)
-    dcp += sum(r.stratagems[k].cost for k in unit.stratagems if k in r.stratagems)
+    dcp += sum(r.stratagems[k].cost for k in paid_stratagems(unit, entry) if k in r.stratagems)
     return r.constants.activation_cp + max(0, dcp)
 
 

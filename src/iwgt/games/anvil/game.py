@@ -263,11 +263,12 @@ class AnvilGame:
                 if waiting.seat != seat or not waiting.waiting or waiting.is_seat:
                     continue
                 u, _ = deploying(state, waiting)
-                if deploy_cost(u) <= cp:
+                if deploy_cost(u) <= cp:  # the own edge is the cheapest entry
                     key = (u.has("flanking"), u.has("infiltrate"))
                     if key not in shared:
                         shared[key] = deploy_spots(state, u)
-                    out.extend(act.Deploy(u.id, e, x, y, f) for e, x, y, f in shared[key])
+                    costs = {e: deploy_cost(u, e) for e in ("own", "left", "right", "infiltrate")}
+                    out.extend(act.Deploy(u.id, e, x, y, f) for e, x, y, f in shared[key] if costs[e] <= cp)
         out.append(act.Pass())
         return out
 
@@ -526,7 +527,8 @@ class AnvilGame:
         if not unit.waiting:
             raise IllegalAction(f"{unit.name} has already deployed")
         unit, left_off = deploying(state, unit)
-        cost = deploy_cost(unit)
+        # Flanking and Infiltrate are paid only by the entry that uses them (decided).
+        cost = deploy_cost(unit, action.edge)
         if state.cp[seat] < cost:
             raise IllegalAction(
                 f"deploying {unit.name} costs {cost} CP (1 + its DCP); {state.cp[seat]} CP left (FA-DP-02)"
