@@ -7,7 +7,7 @@ import pytest
 from tests.games.anvil.engine_kit import GAME, scenario
 
 from iwgt.core.errors import DataFileError
-from iwgt.games.anvil.army import army_dcp
+from iwgt.games.anvil.army import army_dcp, validate_army
 from iwgt.games.anvil.scenario import SCENARIO_DIR, load_scenario, parse_scenario, scenario_names
 
 SKIRMISH = (SCENARIO_DIR / "skirmish.toml").read_text(encoding="utf-8")
@@ -28,6 +28,16 @@ def test_each_side_s_suggested_army_fits_the_budget(name: str) -> None:
     for army in s.armies:
         assert army_dcp(army) <= s.spec.dcp
         assert sum(u.general for u in army.units) == 1  # FA-GN-04
+
+
+@pytest.mark.parametrize(("name", "dcp"), [("skirmish", 12), ("battle", 20), ("great_battle", 30)])
+def test_fa_gn_03_both_suggested_armies_have_the_budget_s_dcp_and_are_valid(name: str, dcp: int) -> None:
+    """FA-GN-03: "Each player chooses an equal amount of units based on their DCP": both suggested armies
+    are exactly the budget (great_battle's Wild Host: 2 Wizards 4 + 2 Monsters 6 + a Hero 3 + a War Machine
+    4 + 13 Troops 13 = 30) and pass every army rule."""
+    s = load_scenario(name)
+    assert [army_dcp(a) for a in s.armies] == [dcp, dcp]
+    assert [validate_army(a, dcp) for a in s.armies] == [[], []]
 
 
 def test_the_tray_and_figures_default_to_3_by_1_5_inches_and_3_miniatures() -> None:
