@@ -13,6 +13,7 @@ from iwgt.games.anvil import actions as act
 from iwgt.games.anvil.army import start_hp
 from iwgt.games.anvil.events import UnitDeployed
 from iwgt.games.anvil.state import AnvilState
+from iwgt.geometry.trays import Tray
 
 
 @pytest.mark.parametrize(
@@ -224,3 +225,19 @@ def test_an_entry_beyond_the_cp_left_is_not_offered() -> None:
         a.edge for a in GAME.legal_actions(state, 0) if isinstance(a, act.Deploy) and a.unit == rangers.id
     }
     assert edges == {"own"}
+
+
+def test_fa_ss_05_an_infiltrated_unit_has_not_moved_and_may_shoot() -> None:
+    """FA-SS-05, FA-SD-18 decided: the Crossbowmen listed with Shooter and Infiltrate (1 + 1 + 1 + 3 = 6 CP of
+    9) infiltrate at (12, 20) facing 0, 6.5" from the Spearmen at (12, 28) facing 180 (27.25 - 20.75): placed,
+    not moved onto the table, so Ballistics (3 CP) is open: flank band (within 12"), Troop -> Troop 3."""
+    state = at_activation(9, 10)
+    xb = unit_named(state, "Crossbowmen")
+    state = state.with_unit(replace(xb, stratagems=("shooter", "infiltrate")))
+    spear = unit_named(state, "Spearmen")
+    state = state.with_unit(replace(spear, tray=Tray((12.0, 28.0), 180.0, 3.0, 1.5)))
+    state, _ = play(state, act.Deploy(xb.id, "infiltrate", 12.0, 20.0, 0.0))
+    assert state.cp[0] == 3
+    assert act.Shoot(xb.id, spear.id) in GAME.legal_actions(state, 0)
+    state, _ = GAME.apply(state, act.Shoot(xb.id, spear.id))
+    assert state.unit(spear.id).hp == 1 and state.cp[0] == 0

@@ -52,8 +52,9 @@ def shoot_block(state: AnvilState, unit: Unit, act: Activation) -> str | None:
         return "FA-CRM-03: only the excess move is left"
     if act.moved and not act.used(PARTHIAN):
         return "FA-SS-05: a unit that moved may not use Ballistics (but with Parthian Shot)"
-    if act.deployed and not act.used(PARTHIAN):
-        # FA-DP-01 decided: deploying is moving onto the table.
+    if act.deployed and not act.infiltrated and not act.used(PARTHIAN):
+        # FA-DP-01 decided: coming on from an edge is moving onto the table (an infiltrated unit is placed:
+        # it has not moved and may shoot).
         return "FA-SS-05: a unit deploying in this activation moved onto the table (but with Parthian Shot)"
     if state.cp[act.seat] < cost_of(BALLISTICS):
         return f"Ballistics costs {cost_of(BALLISTICS)} CP; {state.cp[act.seat]} CP left"
