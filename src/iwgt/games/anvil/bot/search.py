@@ -94,6 +94,8 @@ ROOT_BUDGET = 200
 """The ``apply`` calls the full planning of the best first actions may make (about 1-2 ms each)."""
 FIRST_POOL = 320
 """The ``apply`` calls shared by the two-step look at every first action."""
+CROWD = 20
+"""Units on the table beyond which the search budgets shrink in proportion (the great battle's crowds)."""
 FIRST_MIN = 10
 """The fewest ``apply`` calls each first action gets in that look, however many there are."""
 BEAM = 4
@@ -388,7 +390,9 @@ class AnvilBot:
         in full with what is left of the budget.
         """
         firsts = self._first_actions(state, seat, legal)
-        each = max(FIRST_MIN, FIRST_POOL // max(len(firsts), 1))
+        # Every apply and score costs more with more units on the table: the budgets shrink to match.
+        crowd = max(1.0, len(state.on_table()) / CROWD)
+        each = max(FIRST_MIN, int(FIRST_POOL / crowd) // max(len(firsts), 1))
         scored: list[tuple[Node, Node]] = []  # (two steps deeper, the first action's own node)
         for a in firsts:
             if self._late():
@@ -401,7 +405,7 @@ class AnvilBot:
         scored.sort(key=lambda pair: -pair[0].value)
         best: Node | None = scored[0][0] if scored else None
         finalists = scored[:FINALISTS]
-        budget = self.applies + ROOT_BUDGET
+        budget = self.applies + int(ROOT_BUDGET / crowd)
         for i, (_, first) in enumerate(finalists):
             share = max(budget - self.applies, 0) // (len(finalists) - i)
             deep = self._beam(first, seat, self.applies + share)
