@@ -60,14 +60,16 @@ BOARD_JS = """async () => {
   document.body.innerHTML = '<div id="ib" style="width:800px;height:800px;display:flex"></div>';
   window.taps = [];
   const board = new ib.InchBoard(document.getElementById('ib'), {
-    onPiece: (id) => taps.push(['piece', id]), onPoint: (p) => taps.push(['point', p]), onDrop: () => {} });
+    onPiece: (id) => taps.push(['piece', id]), onPoint: (p) => taps.push(['point', p]), onDrop: () => {},
+    onTurn: (key, facing) => taps.push(['turn', key, facing]) });
   board.setTable({ width: 24, height: 24 });
   board.render({
     trays: [{ id: 1, at: [6, 6], width: 3, depth: 1.5, facing: 90, cells: 3, colour: '#2563eb', letter: 'T',
               badge: { text: 4 } },
             { id: 2, at: [18, 18], width: 3, depth: 1.5, facing: 180, cells: 3, colour: '#b91c1c' }],
     pieces: [{ id: 3, at: [12, 20], radius: 0.5, colour: '#888', letter: 'H' }],
-    ghosts: [{ at: [6, 12], width: 3, depth: 1.5, facing: 135, kind: 'plan', testid: 'g-plan' }],
+    ghosts: [{ at: [6, 12], width: 3, depth: 1.5, facing: 135, kind: 'plan', testid: 'g-plan',
+               turn: 'plan' }],
     arrows: [{ from: [18, 18], to: [21, 18], kind: 'bounce', testid: 'a-bounce' }],
     pickable: new Set([1]),
   });
@@ -122,6 +124,15 @@ def test_the_inch_board_draws_trays_with_cells_ghosts_and_arrows(server: Server,
         assert page.locator('[data-testid="ib-piece-3"] circle.ib-base').count() == 1
         tray.click()
         assert page.evaluate("taps") == [["piece", 1]]
+        # A drag on the turnable ghost turns it about its centre to face the pointer: 3" east of it is 0.
+        start = page.evaluate("p => window.board.clientPoint(p)", [6, 12])
+        end = page.evaluate("p => window.board.clientPoint(p)", [9, 12])
+        page.mouse.move(start[0], start[1])
+        page.mouse.down()
+        page.mouse.move(end[0], end[1], steps=5)
+        page.mouse.up()
+        assert page.evaluate("taps")[-1] == ["turn", "plan", 0]
+        assert tid(page, "g-plan").get_attribute("data-facing") == "0"
         shot(page, "anvil_board_trays")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
@@ -380,7 +391,21 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
                     page.mouse.up()
                 else:
                     tap_table(page, goal)
-                expect(tid(page, "fa-ghost-plan")).to_have_count(1)
+                if not tid(page, "fa-ghost-plan").count():  # the tap fell on a tray (a friend in the way)
+                    continue
+                if obs["turn"] % 2 == 0:  # its outline dragged round to face straight up the table (0)
+                    centre = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", list(goal))
+                    ahead = page.evaluate(
+                        "p => window.iwgtTable.board.clientPoint(p)",
+                        [goal[0], goal[1] + 2 * (1 - 2 * v["seat"])],
+                    )
+                    page.mouse.move(centre[0], centre[1])
+                    page.mouse.down()
+                    page.mouse.move(ahead[0], ahead[1], steps=5)
+                    page.mouse.up()
+                    expect(tid(page, "fa-plan-words")).to_have_attribute(
+                        "data-facing", "0" if v["seat"] == 0 else "180"
+                    )
                 page.wait_for_function("() => window.iwgtTable.game.check !== null", timeout=WAIT_MS)
                 if page.evaluate("() => window.iwgtTable.game.check.legal"):
                     shot(page, "anvil_03_move_planned")

@@ -4,9 +4,10 @@
 // letter, pips above and below, a corner mark), units on rectangular trays with a facing and several models
 // each (round models, or miniatures as equal cells across the tray's front), rings and a reach outline round a
 // picked piece, points to tap, links between pieces, arrows (a piece's path, a push from where to where),
-// ghost trays (where a tray would stand: a planned move, a contact, a landing), and the lights the server sends
-// (spots: `at` + `radius`; areas: `area`, a polygon in inches). It computes no rule: it reports taps (a piece,
-// or a point in inches) and drags of a piece to its owner.
+// ghost trays (where a tray would stand: a planned move, a contact, a landing; a planned one may be turned by a
+// drag), and the lights the server sends (spots: `at` + `radius`; areas: `area`, a polygon in inches). It
+// computes no rule: it reports taps (a piece, or a point in inches), drags of a piece and turns of a ghost to
+// its owner.
 //
 // Kept readable however crowded or small: a ring's label is placed on its ring where no piece, marker, point
 // or other label is, on a dark plate, above the pieces; a piece's pips stay inside its own base (a row over
@@ -65,7 +66,8 @@ function middle(outline) {
 export class InchBoard {
   /**
    * @param {HTMLElement} host where the SVG goes
-   * @param {{onPiece: (id: number) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void}} handlers
+   * @param {{onPiece: (id: number) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void,
+   *   onTurn?: (key: string, facing: number) => void}} handlers (`onTurn`: a turnable ghost was turned by a drag)
    * @param {{prefix?: string}} [opts] `prefix` starts every data-testid the board makes itself ("ib-" unless told)
    */
   constructor(host, handlers, opts = {}) {
@@ -99,7 +101,9 @@ export class InchBoard {
     this.gPieces = s("g", { class: "layer-pieces" });
     // Ring labels go over everything else (on their plates), placed where nothing is.
     this.gLabels = s("g", { class: "layer-labels", "aria-hidden": "true", "pointer-events": "none" });
-    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gGhosts, this.gThings, this.gPieces,
+    // Ghosts over the pieces: a planned tray is what the player handles (one that is not turnable lets taps
+    // through to the pieces under it).
+    this.svg.append(defs, this.gTable, this.gZones, this.gRings, this.gLights, this.gMarks, this.gThings, this.gPieces, this.gGhosts,
       this.gArrows, this.gLabels);
     host.append(this.svg);
     this.labels = []; // the rings whose labels are drawn, kept to lay them out again when the board is resized
@@ -220,8 +224,10 @@ export class InchBoard {
    * @param {number[][][]} [p.links] pairs of points joined by a line (pieces locked in combat)
    * @param {object[]} [p.arrows] `{from, to, kind, label?, testid?}`: an arrow from a point to a point (class
    *   `ib-arrow kind-<kind>`; a `via` list of points makes it a path)
-   * @param {object[]} [p.ghosts] `{at, width, depth, facing, kind, label?, testid?}`: where a tray would stand,
-   *   drawn as an outline with its front marked (class `ib-ghost kind-<kind>`), never tapped
+   * @param {object[]} [p.ghosts] `{at, width, depth, facing, kind, label?, testid?, turn?}`: where a tray would
+   *   stand, drawn as an outline with its front marked (class `ib-ghost kind-<kind>`); with `turn` (a key) a drag
+   *   on it turns it about its centre to face the pointer and reports `onTurn(key, facing)`; a tap on it is a
+   *   tap on the table
    */
   render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links, arrows, ghosts }) {
     const pre = this.prefix;
@@ -407,9 +413,11 @@ export class InchBoard {
     ghosts.forEach((t, i) => {
       const w = (Number(t.width) || 1) * PX;
       const d = (Number(t.depth) || 1) * PX;
-      const facing = Number(t.facing ?? 90);
-      this.gGhosts.append(s("g", { class: ["ib-ghost", `kind-${t.kind || "plan"}`], testid: t.testid || `${this.prefix}ghost-${i}`,
-        "data-at": `${t.at[0]},${t.at[1]}`, "data-facing": String(facing),
+      const turning = t.turn && this.drag && this.drag.turn === String(t.turn) && this.drag.transform;
+      const facing = turning ? this.drag.facing : Number(t.facing ?? 90);
+      this.gGhosts.append(s("g", { class: ["ib-ghost", `kind-${t.kind || "plan"}`, t.turn && "turnable", turning && "dragging"],
+        testid: t.testid || `${this.prefix}ghost-${i}`, "data-turn": t.turn ? String(t.turn) : null,
+        "pointer-events": t.turn ? "all" : null, "data-at": `${t.at[0]},${t.at[1]}`, "data-facing": String(facing),
         transform: `translate(${this.sx(t.at[0]).toFixed(1)} ${this.sy(t.at[1]).toFixed(1)}) rotate(${fmt(90 - facing)})` },
       s("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: 3, class: "ib-ghost-base" }),
       s("line", { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: "ib-ghost-front" }),
@@ -545,6 +553,15 @@ export class InchBoard {
 
   down(e) {
     if (e.button !== undefined && e.button > 0) return;
+    const ghost = e.target.closest("[data-turn]");
+    if (ghost) {
+      // A turnable ghost: a drag turns it about its centre (a tap on it is a tap on the table).
+      const at = ghost.dataset.at.split(",").map(Number);
+      this.drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, id: null, turn: ghost.dataset.turn, centre: at,
+        facing: Number(ghost.dataset.facing), pickable: true, moving: false, transform: null };
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
+      return;
+    }
     const el = e.target.closest("[data-piece]");
     this.drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, id: el ? Number(el.dataset.piece) : null,
       pickable: Boolean(el && el.classList.contains("pickable")), moving: false, transform: null };
@@ -559,6 +576,21 @@ export class InchBoard {
     if (!d.moving && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_START_PX) return;
     d.moving = true;
     const [x, y] = svgPoint(this.svg, e);
+    if (d.turn !== undefined) {
+      // Turned to face the pointer: the table's angle (counter-clockwise from +x, y up the table).
+      const p = this.inches(x, y);
+      if (Math.hypot(p[0] - d.centre[0], p[1] - d.centre[1]) < 0.1) return;
+      d.facing = Math.round(((Math.atan2(p[1] - d.centre[1], p[0] - d.centre[0]) * 180) / Math.PI + 360) % 360);
+      d.transform = `translate(${this.sx(d.centre[0]).toFixed(1)} ${this.sy(d.centre[1]).toFixed(1)}) rotate(${fmt(90 - d.facing)})`;
+      const g = this.gGhosts.querySelector(`[data-turn="${d.turn}"]`);
+      if (g) {
+        g.setAttribute("transform", d.transform);
+        g.dataset.facing = String(d.facing);
+        g.classList.add("dragging");
+      }
+      e.preventDefault();
+      return;
+    }
     const g = this.gPieces.querySelector(`[data-piece="${d.id}"]`);
     const turn = g && g.dataset.facing !== undefined ? ` rotate(${fmt(90 - Number(g.dataset.facing))})` : "";
     d.transform = `translate(${x.toFixed(1)} ${y.toFixed(1)})${turn} scale(1.1)`;
@@ -574,6 +606,11 @@ export class InchBoard {
     this.drag = null;
     if (!d || d.pointer !== e.pointerId) return;
     const [x, y] = svgPoint(this.svg, e);
+    if (d.turn !== undefined) {
+      if (d.moving && this.handlers.onTurn) this.handlers.onTurn(d.turn, d.facing);
+      else if (!d.moving) this.handlers.onPoint(this.inches(x, y));
+      return;
+    }
     if (d.moving) {
       this.handlers.onDrop(d.id, this.inches(x, y));
       return;

@@ -90,6 +90,7 @@ export class Screen {
       onPiece: (id) => this.tapUnit(id),
       onPoint: (p) => this.tapPoint(p),
       onDrop: (id, p) => this.dropUnit(id, p),
+      onTurn: (key, facing) => this.turnGhost(key, facing),
     }, { prefix: "fa-" });
     return {
       className: "fa-screen",
@@ -413,10 +414,11 @@ export class Screen {
     const out = [];
     if (this.plan && this.plan.path.length) {
       const end = this.plan.path[this.plan.path.length - 1];
-      out.push({ at: end, width: w, depth: d, facing: this.plan.facing + 90, kind: "plan", testid: "fa-ghost-plan" });
+      out.push({ at: end, width: w, depth: d, facing: this.plan.facing + 90, kind: "plan", testid: "fa-ghost-plan", turn: "plan" });
     }
     if (this.infiltrating && this.deployEdge === "infiltrate") {
-      out.push({ at: this.infiltrating.at, width: w, depth: d, facing: this.infiltrating.facing + 90, kind: "plan", testid: "fa-ghost-infiltrate" });
+      out.push({ at: this.infiltrating.at, width: w, depth: d, facing: this.infiltrating.facing + 90, kind: "plan", testid: "fa-ghost-infiltrate",
+        turn: "infiltrate" });
     }
     if (this.phaseName() === "seats" && this.seatAt) {
       out.push({ at: this.seatAt, width: w, depth: d, facing: (this.seat() === 1 ? 180 : 0) + 90, kind: "plan", label: "Seat",
@@ -503,7 +505,7 @@ export class Screen {
       return [title, h("p", { testid: "fa-active-words" }, `It has ${a.engaged ? "fought" : "shot"}: use a stratagem still offered, or end its activation.`)];
     }
     const left = typeof a.allowance === "number" && this.premeasure() ? ` ${inches(a.allowance)} of movement left.` : "";
-    const how = a.allowance > 0 || !this.premeasure() ? "Tap the table to plan its move (each tap a leg), or drag it; set its facing; tap a lit enemy to engage." : "Its movement is spent: use a stratagem still offered, or end its activation.";
+    const how = a.allowance > 0 || !this.premeasure() ? "Tap the table to plan its move (each tap a leg), or drag it; drag its outline to turn it; tap a lit enemy to engage." : "Its movement is spent: use a stratagem still offered, or end its activation.";
     return [title, h("p", { testid: "fa-active-words" }, `${how}${a.allowance > 0 ? left : ""}`)];
   }
 
@@ -1220,6 +1222,19 @@ export class Screen {
     this.check = null;
     this.checkKey = `check:${JSON.stringify(action)}`;
     this.askPreview(this.checkKey, action);
+  }
+
+  /** A planned tray turned by a drag on its ghost: the board's facing (from +x) back to the game's (from +y). */
+  turnGhost(key, facing) {
+    const f = norm(facing - 90);
+    if (key === "plan" && this.plan) {
+      this.plan.facing = f;
+      this.facingMode = false;
+      this.planChanged();
+    } else if (key === "infiltrate" && this.infiltrating) {
+      this.infiltrating.facing = f;
+      this.shell.render();
+    }
   }
 
   moveAction() {
