@@ -451,7 +451,9 @@ export class Screen {
         style: { "--side": this.sideColour(seat) }, title: `${this.sideName(seat)}: command points left this turn` },
       h("span", { class: "fa-side-dot", "aria-hidden": "true" }),
       h("span", { class: "fa-cp-name" }, this.sideName(seat)),
-      h("strong", { class: "fa-cp-count" }, show && cp !== undefined && cp !== null ? `${cp} CP` : "–"),
+      // While the turn's bids are sealed, each side's limit (its CP come with the bid).
+      h("strong", { class: "fa-cp-count" }, obs.phase === "bid" ? `≤ ${this.perSeat("limit", seat) ?? "?"} CP`
+        : show && cp !== undefined && cp !== null ? `${cp} CP` : "–"),
       bid ? h("span", { class: "fa-cp-bid", testid: `fa-bid-state-${seat}` }, bid) : null);
     }));
   }
