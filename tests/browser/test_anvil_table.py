@@ -497,9 +497,15 @@ def test_the_game_is_set_up_from_the_game_selection(server: Server, browser: Bro
         tid(page, "game-card-anvil").click()
         tid(page, "scenario-select").select_option("skirmish")
         expect(tid(page, "seat-select-1")).to_have_value("bot")
+        # The game's own set-up choices (FA-GN-06, FA-GN-09): win by the Seat of Power, no premeasuring.
+        expect(tid(page, "option-win-scenario")).to_have_attribute("aria-checked", "true")
+        tid(page, "option-win-seat").click()
+        tid(page, "option-premeasure-off").click()
         tid(page, "play-button").click()
         page.wait_for_url("**/play/**")
         wait_settled(page)
+        options = page.evaluate("() => window.iwgtTable.view.observation.options")
+        assert options == {"premeasure": False, "win": "seat"}, options
         expect(tid(page, "phase")).to_contain_text("Muster")
         expect(tid(page, "fa-army-suggested")).to_be_visible()  # the scenario's army, or build one
         expect(tid(page, "fa-add-troop")).to_be_visible()

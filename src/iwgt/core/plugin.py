@@ -15,11 +15,13 @@ one game never builds another's rules, bot or adapter.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from iwgt.core.errors import MalformedAction
 from iwgt.core.protocol import CHANCE, JSON, Event, Game, GameFacts, Seat, visible_events
 
 if TYPE_CHECKING:  # the command-line types are needed only by the games that add commands
@@ -84,6 +86,50 @@ def sentences(
 ReportPrinter = Callable[["Console", Any, list[Event]], list[Event]]
 """Prints what a batch of events brought (a headless game's turn-by-turn report) and returns the events it
 keeps for later (for example those of a combat round not yet finished)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetupOption:
+    """A choice a game asks of the players when a table is set up, beside the shared ones (seats, screens,
+    dice, timer): for example whether the table may premeasure. The chosen value is written into the
+    scenario (``GamePlugin.configure``), so a record of the game stays self-contained."""
+
+    key: str
+    title: str
+    choices: tuple[tuple[str, str], ...]
+    """Each choice as (value, label)."""
+    default: str
+    help: str = ""
+
+    def to_json(self) -> JSON:
+        """The option as the game selection shows it."""
+        return {
+            "key": self.key,
+            "title": self.title,
+            "choices": [{"value": v, "label": label} for v, label in self.choices],
+            "default": self.default,
+            "help": self.help,
+        }
+
+
+def checked_choices(options: Sequence[SetupOption], choices: Any) -> dict[str, str]:
+    """The players' setup choices, each checked against the game's options; a bad one is refused by name."""
+    if choices is None:
+        return {}
+    if not isinstance(choices, dict):
+        raise MalformedAction("'options' must be an object of the game's setup choices")
+    known = {o.key: o for o in options}
+    out: dict[str, str] = {}
+    for key, value in choices.items():
+        option = known.get(key)
+        if option is None:
+            offered = ", ".join(sorted(known)) or "none"
+            raise MalformedAction(f"unknown setup option {key!r}; this game's options: {offered}")
+        values = [v for v, _ in option.choices]
+        if value not in values:
+            raise MalformedAction(f"setup option {key!r} must be one of {', '.join(values)}, got {value!r}")
+        out[key] = value
+    return out
 
 
 class GamePlugin:
@@ -154,6 +200,17 @@ class GamePlugin:
         """The game's extra commands, by the shared command group they join (``units``, ``spells``, ``odds``):
         ``iwgt odds <game> ...`` runs the game's own ``odds`` Typer."""
         return {}
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        """The game's own choices when a table is set up (none by default)."""
+        return ()
+
+    def configure(self, scenario: Any, choices: Mapping[str, str]) -> Any:
+        """The scenario with the players' setup choices (already checked by ``checked_choices``) written into
+        it: a new scenario whose text holds them. A game without setup options takes none."""
+        if choices:
+            raise MalformedAction(f"{self.facts.title} has no setup options")
+        return scenario
 
     def summary(self, state: Any) -> JSON:
         """Extra keys of a finished headless game's JSON summary (for example each side's coins)."""

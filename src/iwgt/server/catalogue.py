@@ -24,6 +24,7 @@ def game_cards() -> list[JSON]:
                 "movement_timer": timer is not None,
                 "timer_seconds": None if timer is None else timer.seconds,
                 "scenarios": scenarios,
+                "setup_options": [o.to_json() for o in plugin.setup_options()],
                 # the seats of the scenario the set-up panel shows first
                 "seat_names": list(scenarios[0]["seat_names"]) if scenarios else [],
             }

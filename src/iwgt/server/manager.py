@@ -6,15 +6,16 @@ import functools
 import hmac
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from iwgt.core.errors import GameError, MalformedAction, RecordError
+from iwgt.core.plugin import checked_choices
 from iwgt.core.protocol import CHANCE, JSON, Seat
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.referee import IMPORTED, PLAYER
-from iwgt.core.registry import UnknownGame, get_game
+from iwgt.core.registry import UnknownGame, get_game, get_plugin
 from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.journal import Journal, StepRow, TableRow, Unrecorded, now
 from iwgt.server.session import TableSession
@@ -51,6 +52,8 @@ class CreateRequest:
     dice: str
     timer_seconds: float
     seed: int | None
+    options: dict[str, str] = field(default_factory=dict)
+    """The game's own setup choices (``GamePlugin.setup_options``), written into the scenario."""
 
     @classmethod
     def parse(cls, data: Any, *, need_scenario: bool = True, seat_count: int | None = None) -> CreateRequest:
@@ -61,7 +64,7 @@ class CreateRequest:
         """
         if not isinstance(data, dict):
             raise MalformedAction("the request must be a JSON object")
-        known = {"game", "scenario", "seats", "mode", "dice", "timer_seconds", "seed", "record"}
+        known = {"game", "scenario", "seats", "mode", "dice", "timer_seconds", "seed", "record", "options"}
         extra = set(data) - known
         if extra:
             raise MalformedAction(f"unknown field(s): {', '.join(sorted(extra))}")
@@ -110,6 +113,7 @@ class CreateRequest:
             dice=_choice(data, "dice", ("table", "physical"), "table"),
             timer_seconds=float(timer),
             seed=seed,
+            options=checked_choices(get_plugin(game_name).setup_options(), data.get("options")),
         )
 
 
@@ -174,6 +178,8 @@ class TableManager:
         game = get_game(req.game)
         assert req.scenario is not None
         scenario = game.load_scenario(req.scenario)
+        if req.options:  # the players' setup choices go into the scenario's text, so the record holds them
+            scenario = get_plugin(req.game).configure(scenario, req.options)
         row = self._new_row(req, scenario.name, scenario.source, game.rules_version)
         return await self._open(row, [])
 

@@ -121,7 +121,15 @@ export async function showLobby(root) {
     };
     const first = game.scenarios[0] && game.scenarios[0].name;
     const setup = { scenario: first, seats: namesOf(first).map((_, i) => (i === 0 ? "human" : "bot")),
-      mode: "shared", dice: "table", timer: timed ? timerDefault : 0 };
+      mode: "shared", dice: "table", timer: timed ? timerDefault : 0, options: {} };
+    // The game's own set-up choices (a win condition, premeasuring...): only those changed from their
+    // default are sent, so an untouched one keeps what the scenario says.
+    const gameOptions = Array.isArray(game.setup_options) ? game.setup_options : [];
+    const optionFields = gameOptions.map((o) => h("div", { class: "field", testid: `setup-option-${o.key}` },
+      h("span", { class: "label", title: o.help || "" }, o.title),
+      segmented(o.title, o.choices.map((c) => ({ value: c.value, label: c.label, testid: `option-${o.key}-${c.value}` })),
+        o.default, (v) => { if (v === o.default) delete setup.options[o.key]; else setup.options[o.key] = v; }),
+      o.help ? h("p", { class: "muted" }, o.help) : null));
     state.setup = setup;
     const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },
       game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} turns)`)));
@@ -162,8 +170,10 @@ export async function showLobby(root) {
       }
       play.disabled = true;
       try {
-        const made = await api.createTable({ game: game.name, scenario: setup.scenario, seats: setup.seats,
-          mode: setup.mode, dice: setup.dice, timer_seconds: setup.timer });
+        const body = { game: game.name, scenario: setup.scenario, seats: setup.seats,
+          mode: setup.mode, dice: setup.dice, timer_seconds: setup.timer };
+        if (Object.keys(setup.options).length) body.options = { ...setup.options };
+        const made = await api.createTable(body);
         afterCreate(made, setup, namesOf(setup.scenario));
       } catch (err) {
         toast(`The table could not be set: ${err.message}`, "error", 7000);
@@ -192,7 +202,8 @@ export async function showLobby(root) {
               h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds less", testid: "timer-less", onclick: () => bump(-30) }, "−"),
               timer,
               h("button", { type: "button", class: "btn secondary", "aria-label": "30 seconds more", testid: "timer-more", onclick: () => bump(30) }, "+")))
-            : null),
+            : null,
+          ...optionFields),
         play));
     setupHost.scrollIntoView({ behavior: "smooth", block: "nearest" });
   }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, Words, package_web
+from iwgt.core.datafiles import with_top_level
+from iwgt.core.plugin import AnyGame, Bot, GamePlugin, ReportPrinter, SetupOption, Words, package_web
 from iwgt.core.protocol import JSON
 from iwgt.games.anvil.facts import FACTS
 
@@ -14,6 +16,31 @@ if TYPE_CHECKING:
 
     from iwgt.core.help import GameHelp
     from iwgt.core.table import TableAdapter
+
+
+SETUP_OPTIONS = (
+    SetupOption(
+        "win",
+        "Win by destroying",
+        (
+            ("scenario", "As the scenario says"),
+            ("general", "The General's unit"),
+            ("seat", "The Seat of Power"),
+        ),
+        "scenario",
+        "FA-GN-06: in a basic engagement, decide before play whether the enemy General's unit or its Seat of "
+        "Power must fall.",
+    ),
+    SetupOption(
+        "premeasure",
+        "Premeasuring",
+        (("on", "Measure freely"), ("off", "Don't premeasure")),
+        "on",
+        'FA-GN-09: "Don\'t premeasure if you want a more challenging game": no distances or rings on the '
+        "screen; an order that falls short goes as far as the unit's move.",
+    ),
+)
+"""The choices a table of Forged upon an Anvil is set up with (the scenario's own values by default)."""
 
 
 class AnvilPlugin(GamePlugin):
@@ -78,6 +105,21 @@ class AnvilPlugin(GamePlugin):
             "units_left": left,
             "destroyed_dcp": [score(state, 0), score(state, 1)],
         }
+
+    def setup_options(self) -> tuple[SetupOption, ...]:
+        """The players' choices at set-up: the win condition (FA-GN-06) and premeasuring (FA-GN-09)."""
+        return SETUP_OPTIONS
+
+    def configure(self, scenario: Any, choices: Mapping[str, str]) -> Any:
+        """The scenario with ``win`` and ``premeasure`` as chosen, written into its TOML text."""
+        values: dict[str, str | bool] = {}
+        if choices.get("win", "scenario") != "scenario":
+            values["win"] = choices["win"]
+        if "premeasure" in choices:
+            values["premeasure"] = choices["premeasure"] == "on"
+        if not values:
+            return scenario
+        return self.game.parse_scenario(with_top_level(scenario.source, values), f"{scenario.name} as set up")
 
     def build_help(self) -> GameHelp:
         """Help at the table: how to play, a topic for everything a player may tap, the first-game guide."""
