@@ -103,17 +103,19 @@ BEAM = 4
 DEPTH = 3
 """Actions planned ahead within one activation after the first (a stratagem, a move, an engage...)."""
 MOVES = 5
-"""Move destinations tried at each step (the best by a quick score, out of those the engine offers)."""
+"""Move destinations tried at each step (the best by a quick score, out of those the bot makes)."""
 DEPLOYS = 3
 """Entry points tried for each unit still to deploy."""
 FINALISTS = 4
-"""First actions whose activation is planned in full (the others are scored one step deep)."""
+"""First actions whose activation is planned in full (the others are scored two steps deep)."""
 CP_USE_ON_TABLE = 3
 """CP a unit on the table can usefully spend in a turn (an activation and a stratagem)."""
 SPARE_CP = 0.25
 """What a CP beyond those a side can usefully spend is still worth (another activation may find a use)."""
 CP_VALUE = 0.3
 """A CP's worth in the bid game, in the evaluation's points (about what one activation gains)."""
+STRIKE_SHARE = 0.5
+"""The share of the best strike on offer a CP is worth in the bid game (not every activation strikes)."""
 OWN_CP = 0.5
 """The weight of our own CP received, besides their difference from the opponent's (see ``_turn_bid``)."""
 STRIKE_CP = 3
@@ -260,7 +262,11 @@ class AnvilBot:
         theirs_cap = self._useful_cp(state, enemy)
         # Activations alternate, so going first buys one strike before the other side's: the best single
         # strike we could make, or the best they could make on us that we may step away from.
-        first = FIRST_BASE + (best_strike(state, seat) + best_strike(state, enemy)) / 2
+        strike_me, strike_them = best_strike(state, seat), best_strike(state, enemy)
+        first = FIRST_BASE + (strike_me + strike_them) / 2
+        # A CP is an activation: where strikes are on offer, each CP may buy one of them again.
+        cp_me = max(CP_VALUE, STRIKE_SHARE * strike_me)
+        cp_them = max(CP_VALUE, STRIKE_SHARE * strike_them)
 
         def use(cp: int, cap: int) -> float:
             return min(cp, cap) + SPARE_CP * max(0, cp - cap)
@@ -268,10 +274,10 @@ class AnvilBot:
         def outcome(ours: int, theirs: int) -> float:
             # Going first is worth a strike only with the CP to make it: first with 0 CP does nothing.
             tempo = first * min(min(ours, theirs), STRIKE_CP) / STRIKE_CP
-            relative = CP_VALUE * (use(ours, mine_cap) - use(theirs, theirs_cap))
+            relative = cp_me * use(ours, mine_cap) - cp_them * use(theirs, theirs_cap)
             # Our own CP count for themselves too: a tie that burns both sides' CP is no even trade for a
             # side that means to use them (else two bots both bid their limit and tie every turn).
-            own = OWN_CP * CP_VALUE * use(ours, mine_cap)
+            own = OWN_CP * cp_me * use(ours, mine_cap)
             return relative + own + (tempo if ours < theirs else -tempo)
 
         my_limit = max(amounts)
