@@ -123,7 +123,9 @@ def simulate(
         str | None,
         typer.Option(help="a shipped scenario name or a path to a .toml file (default: the game's first)"),
     ] = None,
-    seed: Annotated[int, typer.Option(help="seed of the dice; the same seed gives the same battle")] = 1,
+    seed: Annotated[
+        int, typer.Option(help="seed of the dice and of the bots' choices: the same seed, the same battle")
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object with the result")] = False,
     record: Annotated[Path | None, typer.Option(help="save the game record (JSON) to this file")] = None,
     physical_dice: Annotated[
@@ -156,7 +158,7 @@ def simulate(
         seat = match.to_move
         assert seat is not None, "a game that is not over has a seat to act"
         if seat not in bots:
-            bots[seat] = plugin.bot()
+            bots[seat] = plugin.bot(seed)
         # The report is printed before the next dice are asked for (they matter with real dice).
         events.extend(match.act(seat, bots[seat].choose(match.state, seat), then_chance=False))
         if not as_json:

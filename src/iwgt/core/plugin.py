@@ -161,8 +161,10 @@ class GamePlugin:
         """Build the rules object (called once, lazily)."""
         raise NotImplementedError(f"the plug-in of {self.facts.name!r} builds no rules")
 
-    def bot(self) -> Bot | None:
-        """A new built-in bot for one seat, or None if the game has none."""
+    def bot(self, seed: int = 0) -> Bot | None:
+        """A new built-in bot for one seat, or None if the game has none. ``seed`` varies the bot's free
+        choices (its mixed strategies): a game without dice plays a different game from each seed, and the
+        same seed the same game."""
         return None
 
     def table(self) -> TableAdapter | None:

@@ -54,7 +54,8 @@ class BotDriver:
         while (seat := self.seat()) is not None:
             await self.clock.sleep(self.delay)
             if seat not in self._bots:
-                bot = live.plugin.bot()
+                # The table's secret seed: a player who knows the public seed cannot foresee the bot's bids.
+                bot = live.plugin.bot(live.row.secret_seed)
                 if bot is None:
                     name = live.game.name
                     log.error("table %s: %s has no built-in bot for seat %d", live.row.id, name, seat)

@@ -60,8 +60,8 @@ class PigPlugin(GamePlugin):
 
         return PigGame()
 
-    def bot(self) -> Bot:
-        """A new bot for one seat: hold at 20 or at what wins."""
+    def bot(self, seed: int = 0) -> Bot:
+        """A new bot for one seat: hold at 20 or at what wins (it draws nothing, so ``seed`` is not used)."""
         return HoldBot()
 
     def build_words(self) -> Words:

@@ -55,11 +55,12 @@ class AnvilPlugin(GamePlugin):
 
         return AnvilGame()
 
-    def bot(self) -> Bot:
-        """A new bot for one seat (sealed bids by regret matching, activations by look-ahead)."""
+    def bot(self, seed: int = 0) -> Bot:
+        """A new bot for one seat (sealed bids by regret matching, activations by look-ahead); ``seed`` varies
+        its mixed bids, the game's only free draws (there are no dice)."""
         from iwgt.games.anvil.bot import bot_for
 
-        return bot_for(self.game)
+        return bot_for(self.game, seed)
 
     def build_table(self) -> TableAdapter:
         """The table adapter: lights, options, selections and exact previews."""

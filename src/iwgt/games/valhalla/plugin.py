@@ -27,8 +27,8 @@ class ValhallaPlugin(GamePlugin):
 
         return ValhallaGame()
 
-    def bot(self) -> Bot:
-        """A new heuristic bot for one seat."""
+    def bot(self, seed: int = 0) -> Bot:
+        """A new heuristic bot for one seat (it draws nothing: the dice vary its games, not ``seed``)."""
         from iwgt.games.valhalla.bot import bot_for
 
         return bot_for(self.game)

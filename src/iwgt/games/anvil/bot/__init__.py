@@ -21,9 +21,9 @@ from typing import Any
 from iwgt.games.anvil.bot.search import AnvilBot
 
 
-def bot_for(game: Any) -> AnvilBot:
-    """The Forged upon an Anvil bot for ``game`` (the plug-in's rules object)."""
-    return AnvilBot(game)
+def bot_for(game: Any, seed: int = 0) -> AnvilBot:
+    """The Forged upon an Anvil bot for ``game`` (the plug-in's rules object); ``seed`` varies its bids."""
+    return AnvilBot(game, seed=seed)
 
 
 __all__ = ["AnvilBot", "bot_for"]

@@ -183,8 +183,9 @@ class Node:
 class AnvilBot:
     """The built-in bot (see the module's description); one object may play both seats."""
 
-    def __init__(self, game: Any, time_guard: float | None = None) -> None:
+    def __init__(self, game: Any, time_guard: float | None = None, seed: int = 0) -> None:
         self.game = game
+        self.seed = seed
         self.time_guard = time_guard
         self.plans: dict[int, Plan] = {}
         self.applies = 0
@@ -231,7 +232,7 @@ class AnvilBot:
 
     def _draw(self, state: AnvilState, seat: int, strategy: Sequence[float]) -> int:
         """An index drawn from a mixed strategy, seeded by our own observation."""
-        u = seeded_unit([seat, state.phase, state.turn, self.game.observe(state, seat)])
+        u = seeded_unit([self.seed, seat, state.phase, state.turn, self.game.observe(state, seat)])
         return bids.draw(bids.tidy(strategy), u)
 
     def _terrain_bid(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
