@@ -27,21 +27,6 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from .conftest import Server, shot
 from .kit import WAIT_MS, open_link, tid, version, wait_version
 
-
-def _registered() -> bool:
-    try:
-        from iwgt.core.registry import game_names
-
-        return "anvil" in game_names()
-    except Exception:  # any failure to load the registry means: not playable here
-        return False
-
-
-REGISTERED = _registered()
-needs_game = pytest.mark.skipif(
-    not REGISTERED, reason="the anvil game is not registered yet (its plug-in lands it)"
-)
-
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
 DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
@@ -274,7 +259,6 @@ def solo(server: Server, browser: Browser) -> Iterator[Page]:
     page.close()
 
 
-@needs_game
 @pytest.mark.timeout(900)
 def test_a_skirmish_against_the_bot_through_the_screen(solo: Page) -> None:
     page = solo
@@ -489,7 +473,6 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
     return False
 
 
-@needs_game
 @pytest.mark.timeout(120)
 def test_the_game_is_set_up_from_the_game_selection(server: Server, browser: Browser) -> None:
     page = open_link(browser, server.base, "/", TABLET)
@@ -527,7 +510,6 @@ def pass_on(page: Page, testid: str) -> None:
     wait_settled(page)
 
 
-@needs_game
 @pytest.mark.timeout(300)
 def test_the_first_bid_is_never_shown_to_the_second_player(server: Server, browser: Browser) -> None:
     made = new_table(server, ["human", "human"])
@@ -594,7 +576,6 @@ def in_reach(page: Page, testid: str) -> None:
     page.wait_for_function(FITS_JS, arg=testid, timeout=WAIT_MS)
 
 
-@needs_game
 @pytest.mark.timeout(600)
 def test_on_a_phone_and_a_tablet_the_acts_are_in_reach(solo: Page) -> None:
     page = solo
@@ -673,7 +654,6 @@ def blind_table(server: Server) -> dict[str, Any]:
     return made
 
 
-@needs_game
 @pytest.mark.timeout(600)
 def test_without_premeasuring_the_screen_shows_no_distances(server: Server, browser: Browser) -> None:
     made = blind_table(server)
@@ -742,7 +722,7 @@ def engage_ahead() -> tuple[dict[str, Any], dict[str, Any], int, dict[str, Any]]
     adapter = plugin.table()
     for seed in range(1, SEEDS_TRIED + 1):
         match = Match(game, game.load_scenario("skirmish"), SeededDice(seed), seed)
-        bots = [plugin.bot(), plugin.bot()]
+        bots = [plugin.bot(seed), plugin.bot(seed)]
         for _ in range(MAX_STEPS):
             if match.is_over():
                 break
@@ -761,7 +741,6 @@ def engage_ahead() -> tuple[dict[str, Any], dict[str, Any], int, dict[str, Any]]
     raise AssertionError(f"no engage that could be answered in {SEEDS_TRIED} games")
 
 
-@needs_game
 @pytest.mark.timeout(600)
 def test_an_interruption_is_offered_in_the_opponents_activation(server: Server, browser: Browser) -> None:
     record, engage, me, offer = engage_ahead()
