@@ -108,8 +108,8 @@ def test_fa_ms_06_after_the_last_turn_more_dcp_destroyed_wins() -> None:
     state = at_bid()
     spear = unit_named(state, "Spearmen")
     state = state.with_unit(replace(spear, destroyed=True, hp=0))
-    for _ in range(6):  # skirmish: six turns, each ended at once by a tie at 0
-        state, _ = play(state, act.Bid(0), act.Bid(0))
+    for _ in range(6):  # skirmish: six turns, each a tie at 0 and a re-bid tied at 0 that stands: no CP
+        state, _ = play(state, *[act.Bid(0)] * 4)
     assert GAME.is_terminal(state)
     result = GAME.result(state)
     assert result is not None and result.winner == 0 and "1 to 0 DCP" in result.reason
@@ -118,7 +118,7 @@ def test_fa_ms_06_after_the_last_turn_more_dcp_destroyed_wins() -> None:
 def test_fa_ms_06_equal_scores_after_the_last_turn_are_a_draw() -> None:
     state = at_bid()
     for _ in range(6):
-        state, _ = play(state, act.Bid(0), act.Bid(0))
+        state, _ = play(state, *[act.Bid(0)] * 4)
     result = GAME.result(state)
     assert result is not None and result.winner is None and result.outcomes == (Outcome.DRAW, Outcome.DRAW)
 

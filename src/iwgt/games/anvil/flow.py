@@ -28,6 +28,10 @@ from iwgt.games.anvil.state import AnvilState, Options, Unit, pair
 
 Flow = tuple[AnvilState, list[Event]]
 
+BID_ROUNDS = 2
+"""Rounds of turn bidding at most (FA-GT-04/05 decided): a tie bids again once, from what is left; a tie in
+the re-bid stands, the seat that went second last turn going first (``tie_first``)."""
+
 
 # ------------------------------------------------------------------ who acts
 
@@ -166,7 +170,8 @@ def bid_limit(state: AnvilState, seat: int) -> int:
 
 
 def start_turn(state: AnvilState, events: list[Event]) -> Flow:
-    """A new turn: sealed bids from each seat up to its limit."""
+    """A new turn: sealed bids from each seat up to its limit (last turn's first player is remembered for a
+    tie that stands, FA-GT-04/05)."""
     state = replace(
         state,
         turn=state.turn + 1,
@@ -174,6 +179,7 @@ def start_turn(state: AnvilState, events: list[Event]) -> Flow:
         bids=(None, None),
         bid_round=0,
         cp=(0, 0),
+        last_first=state.first,
         first=None,
         mover=None,
         passed=(False, False),
@@ -183,22 +189,33 @@ def start_turn(state: AnvilState, events: list[Event]) -> Flow:
     limits = (bid_limit(state, 0), bid_limit(state, 1))
     state = replace(state, limits=limits)
     events.append(TurnBegan(state.turn, limits))
-    if limits == (0, 0):
-        return no_activations(state, events)
+    if limits == (0, 0):  # nothing to bid: the only bids, 0 and 0, are made for them and the tie stands
+        return tie_stands(state, 0, events)
     return state, events
 
 
+def tie_first(state: AnvilState) -> int:
+    """Who goes first when a re-bid ties too (FA-GT-04/05 decided): the seat that went second last turn; in
+    turn 1 the seat that did not place first on the field of battle (FA-FB-02/03)."""
+    if state.turn == 1 or state.last_first is None:
+        return 1 - state.first_placer
+    return 1 - state.last_first
+
+
 def bids_done(state: AnvilState, events: list[Event]) -> Flow:
-    """Both bids are in: a tie loses the tied CP and bids again (FA-GT-04/05); else the lower bidder goes
-    first with each bid as the turn's CP (FA-GT-03)."""
+    """Both bids are in: the lower bidder goes first with each bid as the turn's CP (FA-GT-03). A tie loses
+    the tied CP and both bid again from what is left (FA-GT-04/05); a tie in the last of ``BID_ROUNDS``
+    rounds stands (decided): ``tie_first`` goes first, each seat with the tied bid as its CP."""
     b0, b1 = state.bids
     assert b0 is not None and b1 is not None
     if b0 == b1:
+        if state.bid_round + 1 >= BID_ROUNDS:
+            return tie_stands(state, b0, events)
         limits = (state.limits[0] - b0, state.limits[1] - b1)
         events.append(BidsRevealed(state.turn, (b0, b1), True, None, limits))
         state = replace(state, bids=(None, None), limits=limits, bid_round=state.bid_round + 1)
-        if b0 == 0 or limits == (0, 0):
-            return no_activations(state, events)
+        if limits == (0, 0):  # the re-bid can only be 0 and 0: it is made for them, and stands
+            return tie_stands(state, 0, events)
         return state, events
     first = 0 if b0 < b1 else 1
     events.append(BidsRevealed(state.turn, (b0, b1), False, first, state.limits))
@@ -206,10 +223,13 @@ def bids_done(state: AnvilState, events: list[Event]) -> Flow:
     return hand_over(state, 1 - first, events)
 
 
-def no_activations(state: AnvilState, events: list[Event]) -> Flow:
-    """A tie at 0 (or no CP left to bid): the turn has no activations and ends at once (decided)."""
-    state = replace(state, phase="activation", cp=(0, 0), first=0, mover=None)
-    return end_turn(state, events)
+def tie_stands(state: AnvilState, bid: int, events: list[Event]) -> Flow:
+    """A tie that stands (decided, FA-GT-04/05): ``tie_first`` goes first, each seat with ``bid`` CP; at 0
+    the turn simply has no activations (nobody has CP) and ends at once."""
+    first = tie_first(state)
+    events.append(BidsRevealed(state.turn, (bid, bid), True, first, state.limits))
+    state = replace(state, phase="activation", cp=(bid, bid), first=first, bids=(bid, bid))
+    return hand_over(state, 1 - first, events)
 
 
 def can_go(state: AnvilState, seat: int) -> bool:

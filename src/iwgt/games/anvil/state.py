@@ -138,6 +138,7 @@ class AnvilState:
     bid_round: int = 0
     cp: tuple[int, int] = (0, 0)  # CP left this turn
     first: int | None = None  # the seat that goes first this turn
+    last_first: int | None = None  # the seat that went first last turn (a tie that stands, FA-GT-04/05)
     mover: int | None = None  # the seat whose activation it is
     passed: tuple[bool, bool] = (False, False)
     activation: Activation | None = None

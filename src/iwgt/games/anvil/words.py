@@ -234,8 +234,16 @@ def sentence(e: Event, n: Names) -> str | None:
             return f"You bid {e.amount} CP (sealed until both are in)."
         case ev.BidsRevealed():
             bids = f"{n.side(0)} bid {e.bids[0]} CP, {n.side(1)} {e.bids[1]} CP"
-            if e.tie and (e.bids[0] == 0 or not any(e.limits)):
-                return f"{bids}: a tie, the CP are lost and this turn has no activations."
+            if e.tie and e.first is not None:  # the re-bid tied too: it stands (FA-GT-04/05 decided)
+                why = "it placed second on the field of battle" if e.turn == 1 else "it went second last turn"
+                then = (
+                    "nobody has CP: this turn has no activations"
+                    if e.bids[0] == 0
+                    else f"each has {e.bids[0]} CP"
+                )
+                return f"{bids}: a tie that stands: {n.side(e.first)} goes first ({why}); {then}."
+            if e.tie and not any(e.limits):
+                return f"{bids}: a tie, the CP are lost and neither has any left to bid."
             if e.tie:
                 return (
                     f"{bids}: a tie, the CP are lost; bid again (up to {e.limits[0]} and {e.limits[1]} CP)."

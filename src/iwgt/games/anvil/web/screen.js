@@ -482,7 +482,7 @@ export class Screen {
       case "terrain_bid": parts.push(h("h2", {}, "Bid for the field of battle"), h("p", {}, `A sealed bid of 0 to ${TERRAIN_BID_MAX} CP: the higher bidder places the first feature. 4 or 5 features placed give extra CP in turn 1.`)); break;
       case "terrain": parts.push(h("h2", {}, "Place a terrain feature"), h("p", {}, "Choose a piece, its rotation and what it does, then tap the table where its centre goes.")); break;
       case "seats": parts.push(h("h2", {}, "Place your Seat of Power"), h("p", {}, "Tap the table near your own edge where your Seat of Power stands.")); break;
-      case "bid": parts.push(h("h2", {}, `Turn ${o.turn}: bid your CP`), h("p", {}, "A sealed bid: the lower bid goes first, and the bid is the CP you have this turn. A tie bids again and the tied CP are lost.")); break;
+      case "bid": parts.push(h("h2", {}, `Turn ${o.turn}: bid your CP`), h("p", {}, "A sealed bid: the lower bid goes first, and the bid is the CP you have this turn. A tie bids again and the tied CP are lost; a second tie stands, the side that went second last turn going first.")); break;
       case "interrupt": parts.push(h("h2", {}, "Interrupt?"), h("p", {}, this.pendingWords(o))); break;
       case "activation": parts.push(...this.activationPrompt(o)); break;
       default: parts.push(h("p", {}, humanise(o.phase || "")));
@@ -653,7 +653,7 @@ export class Screen {
     const o = this.obs();
     const tie = type === "bid" && o.bid_round > 0;
     return [
-      tie ? h("p", { class: "fa-warn", testid: "fa-bid-tie" }, "The bids tied: bid again. The tied CP are lost, so your limit is lower.") : null,
+      tie ? h("p", { class: "fa-warn", testid: "fa-bid-tie" }, "The bids tied: bid again. The tied CP are lost, so your limit is lower. If this bid ties too, it stands: the side that went second last turn goes first.") : null,
       h("p", { class: "muted" }, `Your sealed bid: 0 to ${max} CP.`),
       h("div", { class: "fa-bid-buttons", role: "radiogroup", "aria-label": "Your bid" }, Array.from({ length: max + 1 }, (_, n) => h("button", {
         type: "button", role: "radio", class: ["btn", "fa-bid-n", chosen === n ? "primary" : "secondary"], testid: `fa-bid-${n}`,
