@@ -19,11 +19,12 @@ from iwgt.ai.random_bot import RandomBot
 from iwgt.core.protocol import Outcome
 from iwgt.core.registry import get_plugin
 from iwgt.games.anvil.actions import Bid, Decline, Engage, Interrupt, TerrainBid
-from iwgt.games.anvil.army import validate_army
+from iwgt.games.anvil.army import deploy_cost, validate_army
 from iwgt.games.anvil.bot import AnvilBot, bot_for
-from iwgt.games.anvil.bot.bids import draw, solve, terrain_bid_game, tidy, turn_bid_game
+from iwgt.games.anvil.bot.bids import draw, solve, solve_pair, terrain_bid_game, tidy, turn_bid_game
 from iwgt.games.anvil.bot.evaluation import WIN, evaluate, harm_value, side_struck, unit_value
 from iwgt.games.anvil.bot.field import build_army
+from iwgt.games.anvil.bot.search import DEPLOY_CP, GENERAL_DEADLINE, GENERAL_EARLY, cp_marginals, cp_worth
 from iwgt.games.anvil.scenario import parse_scenario
 from iwgt.games.anvil.state import Activation, AnvilState, Unit
 from iwgt.geometry.trays import Tray
@@ -73,25 +74,95 @@ def test_draw_follows_the_mixture() -> None:
     assert draw((0.0, 1.0, 0.0), 0.999999) == 1
 
 
-def test_turn_bid_tie_is_the_rebid_game() -> None:
-    # Limits 1 and 1: bids 0 or 1. Going first with the CP is all that counts here: outcome(a, b) = +1 when
-    # we bid lower (we go first), -1 otherwise. A tie at 0 skips the turn (0); a tie at 1 loses 1 CP each and
-    # rebids with limits 0 / 0: only 0 / 0 is left, a skipped turn, worth 0. So the matrix is
-    # [[0, +1], [-1, 0]]: bidding 0 dominates, value 0.
-    matrix, s = turn_bid_game(1, 1, lambda a, b: 1.0 if a < b else -1.0)
-    assert matrix == [[0.0, 1.0], [-1.0, 0.0]]
-    assert tidy(s.rows) == pytest.approx((1.0, 0.0))
-    assert s.value == pytest.approx(0.0, abs=0.01)
+def test_solve_pair_matching_pennies_is_half_and_half() -> None:
+    # Zero-sum matching pennies, posed as a general-sum game: the only equilibrium (and the logit one at any
+    # temperature, by symmetry) is 1/2 - 1/2 for both, worth 0 to each.
+    s = solve_pair([[1.0, -1.0], [-1.0, 1.0]], [[-1.0, 1.0], [1.0, -1.0]])
+    assert s.rows == pytest.approx((0.5, 0.5), abs=1e-6) and s.cols == pytest.approx((0.5, 0.5), abs=1e-6)
+    assert s.row_value == pytest.approx(0.0, abs=1e-6) and s.col_value == pytest.approx(0.0, abs=1e-6)
 
 
-def test_turn_bid_values_cp_against_going_first() -> None:
-    # Each CP is worth 1 and going first nothing: the more the better. A tie at 3 / 3 loses all and rebids
-    # at 0 / 0 (worth 0); 2 against 3 is -1, so bidding the limit is the equilibrium, value 0.
-    matrix, s = turn_bid_game(3, 3, lambda a, b: float(a - b))
-    assert matrix[3][3] == 0.0
-    assert matrix[2][3] == -1.0
-    assert tidy(s.rows)[3] == pytest.approx(1.0, abs=0.02)
-    assert s.value == pytest.approx(0.0, abs=0.02)
+def test_solve_pair_prisoners_dilemma_both_defect() -> None:
+    # Defecting (1) gains 2 against cooperation and 1 against defection, for each side: dominant for both.
+    s = solve_pair([[3.0, 0.0], [5.0, 1.0]], [[3.0, 5.0], [0.0, 1.0]])
+    assert tidy(s.rows) == (0.0, 1.0) and tidy(s.cols) == (0.0, 1.0)
+    assert s.row_value == pytest.approx(1.0, abs=0.05) and s.col_value == pytest.approx(1.0, abs=0.05)
+
+
+def tempo_outcome(cp0: int, cp1: int, first: int) -> tuple[float, float]:
+    """Each CP worth 1 to its side, going first 0.5."""
+    return cp0 + (0.5 if first == 0 else 0.0), cp1 + (0.5 if first == 1 else 0.0)
+
+
+def test_fa_gt_04_05_in_the_last_round_a_tie_stands_for_tie_first() -> None:
+    # Limits 1 and 1, the re-bid (one round left). (0, 1): seat 0 first with 0 CP: 0.5. (1, 0): seat 1
+    # first, seat 0 has 1 CP: 1. A tie stands: with seat 1 going first, (0, 0) is 0 and (1, 1) is 1 to seat
+    # 0; with seat 0 going first, each gains 0.5.
+    matrix, _ = turn_bid_game((1, 1), tempo_outcome, tie_first=1, rounds=1)
+    assert matrix == [[0.0, 0.5], [1.0, 1.0]]
+    matrix, _ = turn_bid_game((1, 1), tempo_outcome, tie_first=0, rounds=1)
+    assert matrix == [[0.5, 0.5], [1.0, 1.5]]
+
+
+def test_fa_gt_04_05_a_first_round_tie_is_the_rebid_game() -> None:
+    # Limits 1 and 1 with two rounds. A tie at 1 loses the CP: the re-bid can only be 0 / 0, which stands
+    # with seat 1 first: 0 to seat 0. A tie at 0 loses nothing: the re-bid game is the one above, where
+    # bidding 1 dominates for both (seat 0: 1 > 0 and 1 > 0.5; seat 1: 1 > 0.5 and 1.5 > 0.5), so it is worth
+    # about 1 to seat 0 (the logit solution plays the dominated bids a little).
+    matrix, s = turn_bid_game((1, 1), tempo_outcome, tie_first=1, rounds=2)
+    assert matrix[1][1] == 0.0 and matrix[0][1] == 0.5 and matrix[1][0] == 1.0
+    assert matrix[0][0] == pytest.approx(1.0, abs=0.1)
+    # Seat 0: bid 1 gives 1 or 0, bid 0 about 1 or 0.5; seat 1 mirrors: the game mixes, and never ties
+    # at 1 for sure.
+    assert s.rows[1] * s.cols[1] < 0.5
+
+
+def test_two_equal_bots_do_not_tie_in_turn_1() -> None:
+    # The deadlock this bid game was built against: two bots, equal sides, nothing on the table. Posed from
+    # seat 0's side, the game's solution is lopsided (one side bids high, the other less) and both bots
+    # read their own side of the same solution: the likeliest pair of bids is not a tie.
+    game = anvil_game()
+    bot = bot_for(game)
+    state = game.initial_state(game.load_scenario("skirmish"))
+    while state.phase != "bid":
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        state, _ = game.apply(state, bot.choose(state, seat))
+    b0 = bot.choose(state, 0)
+    b1 = bot.choose(game.apply(state, b0)[0], 1)  # seat 1 bids second, its bot blind to b0
+    assert isinstance(b0, Bid) and isinstance(b1, Bid) and b0 != b1
+
+
+def test_cp_buy_the_general_first_and_most_in_turn_2() -> None:
+    # Nothing on the table: a CP's worth is what it deploys, the General's unit first (FA-DP-03's deadline).
+    game = anvil_game()
+    state = game.initial_state(game.load_scenario("skirmish"))
+    bot = bot_for(game)
+    while state.phase != "bid":
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        state, _ = game.apply(state, bot.choose(state, seat))
+    general = state.general(0)
+    assert general is not None and general.tray is None
+    cost = deploy_cost(general)
+    early = cp_marginals(state, 0)
+    assert early[:cost] == [GENERAL_EARLY / cost] * cost and early[cost] == DEPLOY_CP
+    assert cp_worth(early, 0) == 0.0
+    later = cp_marginals(replace(state, turn=2), 0)
+    assert later[:cost] == [GENERAL_DEADLINE / cost] * cost
+
+
+def test_bot_against_bot_deploys_and_fights() -> None:
+    # Skirmish seed 3 was the deadlock (both bid 8, then 2: no activations, turn after turn, a 0-0 draw).
+    game = anvil_game()
+    bot = bot_for(game)
+    state = game.initial_state(game.load_scenario("skirmish"))
+    while not game.is_terminal(state) and state.turn <= 2:
+        seat = game.to_move(state)
+        assert isinstance(seat, int)
+        state, _ = game.apply(state, bot.choose(state, seat))
+    assert any(u.tray is not None or u.destroyed for u in state.units if not u.is_seat)
+    assert all((g := state.general(s)) is not None and (g.tray is not None or g.destroyed) for s in (0, 1))
 
 
 def test_terrain_bid_extra_cp_makes_five_dominant() -> None:

@@ -2,8 +2,9 @@
 
 Its modules, by job:
 
-* ``bids``: a sealed bid is a small zero-sum game; its payoff matrix is solved by regret matching (RM+), the
-  turn bid's ties (FA-GT-04) as the rebid game with both limits lowered;
+* ``bids``: a sealed bid is a small matrix game: the terrain bid zero-sum, solved by regret matching (RM+);
+  the turn bid general-sum (a tie that burns both sides' CP is bad for both), solved for its logit
+  equilibrium, a first tie as the re-bid game with both limits lowered, a second tie standing (FA-GT-04/05);
 * ``evaluation``: what a position is worth to a seat (material by HP and unit worth, the win condition,
   threats by the printed matrix cell of the side each attacker would strike, progress, CP left);
 * ``field``: the army list from the DCP budget, the terrain features and the Seat of Power;

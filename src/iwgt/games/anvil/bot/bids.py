@@ -1,15 +1,18 @@
-"""Sealed bids as small simultaneous games, solved by regret matching (FA-FB-02..05, FA-GT-01..05).
+"""Sealed bids as small simultaneous games (FA-FB-02..05, FA-GT-01..05).
 
-A sealed bid is a two-player zero-sum matrix game: each player picks an amount without seeing the other's,
-and the pair decides who goes first and with how many CP. The bot builds the payoff matrix of its own bids
-(rows) against the opponent's (columns) from a cheap evaluation of the outcome, solves it for an
-equilibrium mixed strategy with regret matching (RM+, Tammelin 2014: regrets floored at zero, the average
-strategy weighted by iteration), and draws its bid from that mixture with a generator seeded by what it may
-see, so the same observation always gets the same bid and the opponent's sealed bid is never read.
+A sealed bid is a two-player matrix game: each player picks an amount without seeing the other's, and the
+pair decides who goes first and with how many CP. The bot builds the payoff matrix from a cheap evaluation
+of the outcome, solves it for an equilibrium mixed strategy, and draws its bid from that mixture with a
+generator seeded by what it may see, so the same observation always gets the same bid and the opponent's
+sealed bid is never read.
 
-The turn bid's tie rule ("If a tie occurs, bid again. Already bid CP are lost", FA-GT-04) makes a tie cell
-worth the value of the rebid game with both limits lowered by the tied bid; that game is solved the same way
-(its own ties lead to still smaller games), so the matrix is exact for the evaluation it is given.
+The terrain bid is zero-sum, solved by regret matching (``solve``: RM+, Tammelin 2014: regrets floored at
+zero, the average strategy weighted by iteration). The turn bid is general-sum (``turn_bid_game``: each
+side values the CP it gets for itself, less a share of the other's, so that a tie, which burns both sides'
+CP, is bad for both), posed from seat 0's side and solved for its logit equilibrium (``solve_pair``). The
+tie rule (FA-GT-04/05, decided: at most two rounds) makes a first-round tie cell worth the values of the
+re-bid game with both limits lowered by the tied bid, solved the same way; a tie in the re-bid stands: the
+side that went second last turn goes first, each with the tied bid as its CP.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ ITERATIONS = 800
 """Regret-matching iterations: an exploitability under 0.1% of the payoff range on 13 x 13 games."""
 REBID_ITERATIONS = 300
 """Iterations for a rebid game after a tie: only its value is used (a cell of the bigger game)."""
+TEMPERATURE = 0.2
+"""The turn bid's logit temperature, in the evaluation's points: bids this much worse are played e^-1 as
+often (a bid a CP's worth worse is still played now and then, so two equal bots spread their bids)."""
+DAMPING = 0.1
+"""The step of the logit iteration (small enough to settle, not to cycle)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,36 +117,101 @@ def tidy(strategy: Sequence[float], floor: float = 0.01) -> tuple[float, ...]:
 
 # ---------------------------------------------------------------- the turn bid (FA-GT-01..05)
 
-Outcome = Callable[[int, int], float]
-"""The value to us of a decided turn bid: ``outcome(ours, theirs)`` with ours != theirs (lower goes first)."""
+
+@dataclass(frozen=True, slots=True)
+class PairSolution:
+    """An equilibrium of a two-player general-sum matrix game: both mixed strategies and each side's value."""
+
+    rows: tuple[float, ...]
+    cols: tuple[float, ...]
+    row_value: float
+    col_value: float
+
+
+def solve_pair(
+    rows_payoff: Sequence[Sequence[float]],
+    cols_payoff: Sequence[Sequence[float]],
+    iterations: int = ITERATIONS,
+    temperature: float = TEMPERATURE,
+) -> PairSolution:
+    """The logit (quantal response) equilibrium of a general-sum game (``rows_payoff[i][j]`` to the rows,
+    ``cols_payoff[i][j]`` to the columns): each side plays every action in proportion to
+    exp(payoff / ``temperature``) against the other's mixture, found by a damped simultaneous iteration
+    from the uniform mixtures.
+
+    Why not regret matching, as in ``solve``: a sealed bid between two equal sides is a game of chicken
+    (both want the most CP, a tie burns them), whose pure equilibria are lopsided (one bids 10, the other 9)
+    and which both bots, each solving from its own side, would claim at once: the tie they mean to avoid.
+    Starting from the uniform mixtures and moving both sides together, the iteration keeps a symmetric
+    game's solution symmetric: both sides spread their bids the same way.
+    """
+    a = np.asarray(rows_payoff, dtype=float)
+    b = np.asarray(cols_payoff, dtype=float)
+    n_rows, n_cols = a.shape
+    x = np.full(n_rows, 1.0 / n_rows)
+    y = np.full(n_cols, 1.0 / n_cols)
+    for _ in range(iterations):
+        x_new = _softmax(a @ y, temperature)
+        y_new = _softmax(x @ b, temperature)
+        x = (1.0 - DAMPING) * x + DAMPING * x_new
+        y = (1.0 - DAMPING) * y + DAMPING * y_new
+    return PairSolution(
+        tuple(float(v) for v in x), tuple(float(v) for v in y), float(x @ a @ y), float(x @ b @ y)
+    )
+
+
+def _softmax(u: np.ndarray, temperature: float) -> np.ndarray:
+    """The logit response to payoffs ``u``."""
+    z = (u - float(np.max(u))) / max(temperature, 1e-9)
+    e = np.exp(z)
+    out: np.ndarray = e / float(e.sum())
+    return out
+
+
+Outcome = Callable[[int, int, int], tuple[float, float]]
+"""A settled turn bid's values to (seat 0, seat 1): ``outcome(cp_0, cp_1, first)`` (``first``: the seat that
+goes first)."""
 
 
 def turn_bid_game(
-    my_limit: int, their_limit: int, outcome: Outcome, skipped: float = 0.0
-) -> tuple[list[list[float]], Solution]:
-    """The payoff matrix of a turn bid (rows: our bids 0..my_limit) and its solution.
+    limits: tuple[int, int], outcome: Outcome, tie_first: int, rounds: int = 2
+) -> tuple[list[list[float]], PairSolution]:
+    """The payoff matrix to seat 0 of a turn bid (rows: seat 0's bids 0..limit, columns seat 1's) and the
+    game's solution (``rows`` is seat 0's mixture, ``cols`` seat 1's).
 
-    A decided cell is ``outcome(ours, theirs)``; a tie at b > 0 is the rebid game with limits lowered by b
-    (FA-GT-04); a tie at 0 is a turn without activations, worth ``skipped``.
+    Each side values the outcome for itself (a general-sum game: a tie that burns both sides' CP is bad for
+    both, where a zero-sum model would make the other side a spoiler that seeks it). The game is always
+    posed with seat 0 as the rows: both bots pose the same game from the same public facts and solve it the
+    same way, so where it has lopsided solutions (one side bids the most, the other one less) they agree on
+    which. A decided cell is ``outcome(b0, b1, lower bidder)``. A tie at b with rounds left is the re-bid
+    game with both limits lowered by b (FA-GT-04/05); a tie in the last round stands (decided): each side
+    has b CP and ``tie_first`` (the seat that went second last turn) goes first.
     """
 
     @cache
-    def game(mine: int, theirs: int, iterations: int) -> tuple[tuple[tuple[float, ...], ...], Solution]:
-        rows = []
-        for a in range(mine + 1):
-            row = []
-            for b in range(theirs + 1):
+    def game(
+        limit0: int, limit1: int, left: int, iterations: int
+    ) -> tuple[tuple[tuple[float, ...], ...], PairSolution]:
+        zero: list[tuple[float, ...]] = []
+        one: list[tuple[float, ...]] = []
+        for a in range(limit0 + 1):
+            row: list[float] = []
+            other: list[float] = []
+            for b in range(limit1 + 1):
                 if a != b:
-                    row.append(outcome(a, b))
-                elif a == 0:
-                    row.append(skipped)
+                    cell = outcome(a, b, 0 if a < b else 1)
+                elif left <= 1:
+                    cell = outcome(a, a, tie_first)
                 else:
-                    row.append(game(mine - a, theirs - a, REBID_ITERATIONS)[1].value)
-            rows.append(tuple(row))
-        matrix = tuple(rows)
-        return matrix, solve(matrix, iterations)
+                    rebid = game(limit0 - a, limit1 - a, left - 1, REBID_ITERATIONS)[1]
+                    cell = (rebid.row_value, rebid.col_value)
+                row.append(cell[0])
+                other.append(cell[1])
+            zero.append(tuple(row))
+            one.append(tuple(other))
+        return tuple(zero), solve_pair(zero, one, iterations)
 
-    matrix, solution = game(max(my_limit, 0), max(their_limit, 0), ITERATIONS)
+    matrix, solution = game(max(limits[0], 0), max(limits[1], 0), max(rounds, 1), ITERATIONS)
     return [list(r) for r in matrix], solution
 
 

@@ -10,11 +10,13 @@ How it decides, by phase:
 
 * muster, terrain, Seats: ``field.py`` (a legal army from the budget, features out of its way, the Seat in
   the corner of its own edge);
-* terrain bid and turn bid: ``bids.py`` solves the bid as a zero-sum matrix game by regret matching, the
-  payoff of each pair of bids being a cheap evaluation of the outcome (the CP each side gets, used up to
-  what its units can spend, our own counted for themselves as well; going first worth the best single strike
-  either side could make now, in proportion to the CP to make it; a tie worth the rebid game with both
-  limits lowered, FA-GT-04);
+* terrain bid and turn bid: ``bids.py`` solves the bid as a matrix game, the payoff of each pair of bids
+  being a cheap evaluation of the outcome. The turn bid is general-sum, posed from seat 0's side so that
+  two bots agree on its solution: each side's CP are worth what they buy (``cp_marginals``: the General's
+  unit first, most from turn 2 on for FA-DP-03's deadline, then its other deployments, then activations
+  worth a share of the best strike on offer), less a share of the other side's; going first is worth the
+  best single strike either side could make now, in proportion to the CP to make it; a first tie is worth
+  the re-bid game with both limits lowered, a second tie stands (FA-GT-04/05);
 * activation: a look-ahead over the engine's own ``apply`` (so every combat foreseen is the exact matrix
   outcome, bounce backs and chains included): every unit it may activate, and a few entry points for each
   unit it may deploy, are looked at two actions deep, and the best few planned in full by a beam search
@@ -78,6 +80,7 @@ from iwgt.games.anvil.bot.evaluation import (
     unit_score,
 )
 from iwgt.games.anvil.bot.field import choose_army, choose_feature, choose_seat
+from iwgt.games.anvil.flow import BID_ROUNDS, general_late, tie_first
 from iwgt.games.anvil.rules import rules
 from iwgt.games.anvil.state import AnvilState, Unit
 from iwgt.geometry.trays import (
@@ -111,13 +114,21 @@ FINALISTS = 4
 CP_USE_ON_TABLE = 3
 """CP a unit on the table can usefully spend in a turn (an activation and a stratagem)."""
 SPARE_CP = 0.25
-"""What a CP beyond those a side can usefully spend is still worth (another activation may find a use)."""
+"""What a CP beyond those a side can usefully spend is still worth, as a share of ``CP_VALUE``."""
 CP_VALUE = 0.3
 """A CP's worth in the bid game, in the evaluation's points (about what one activation gains)."""
 STRIKE_SHARE = 0.5
 """The share of the best strike on offer a CP is worth in the bid game (not every activation strikes)."""
-OWN_CP = 0.5
-"""The weight of our own CP received, besides their difference from the opponent's (see ``_turn_bid``)."""
+DEPLOY_CP = 0.4
+"""A CP's worth towards deploying a unit (1 CP and its DCP): before any strike is possible, what CP buy."""
+GENERAL_EARLY = 2.0
+"""Deploying the General's unit in turn 1 (FA-DP-03: turn 2 is still to come), spread over its cost."""
+GENERAL_DEADLINE = 6.0
+"""Deploying the General's unit from turn 2 on: the last turn before the deadline, or the way out of the
+1-CP limit (FA-DP-03); a turn without it costs every later turn's CP."""
+RIVAL = 0.5
+"""How much the other side's CP count against ours in the bid game (less than our own: a tie that burns
+both sides' CP is bad for both, and neither bot seeks it)."""
 STRIKE_CP = 3
 """CP a first strike needs (an activation and Hammerblow): going first with fewer is worth that share."""
 FIRST_BASE = 0.1
@@ -161,6 +172,40 @@ def seeded_unit(data: Any) -> float:
     raw = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     digest = hashlib.sha256(raw).digest()
     return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def cp_marginals(state: AnvilState, seat: int) -> list[float]:
+    """What each further CP a seat gets this turn is worth, best first (the bid game's CP values): towards
+    deploying its General's unit (``GENERAL_EARLY`` in turn 1, ``GENERAL_DEADLINE`` from turn 2,
+    FA-DP-03), its other units (``DEPLOY_CP`` each), and activating those on the table (a share of the best
+    strike on offer, at least ``CP_VALUE``)."""
+    from iwgt.games.anvil.army import deploy_cost
+
+    per_active = max(CP_VALUE, STRIKE_SHARE * best_strike(state, seat))
+    deadline = rules().constants.late_general_turn - 1
+    out: list[float] = []
+    for u in state.units:
+        if u.seat != seat or u.destroyed or u.is_seat:
+            continue
+        if u.tray is not None:
+            out += [per_active] * CP_USE_ON_TABLE
+            continue
+        late = u.general and general_late(state, seat)
+        cost = rules().constants.late_general_cp if late else deploy_cost(u)
+        if u.general:
+            worth = GENERAL_DEADLINE if state.turn >= deadline else GENERAL_EARLY
+            out += [worth / max(cost, 1)] * cost
+        else:
+            out += [DEPLOY_CP] * cost
+    out.sort(reverse=True)
+    return out
+
+
+def cp_worth(marginals: Sequence[float], cp: int) -> float:
+    """What ``cp`` CP are worth to a side with these marginal values (``cp_marginals``); CP beyond them
+    are still worth ``SPARE_CP`` of ``CP_VALUE`` (another activation may find a use)."""
+    used = min(cp, len(marginals))
+    return float(sum(marginals[:used])) + SPARE_CP * CP_VALUE * (cp - used)
 
 
 @dataclass(slots=True)
@@ -254,50 +299,28 @@ class AnvilBot:
         return TerrainBid(pick) if pick in amounts else TerrainBid(top)
 
     def _turn_bid(self, state: AnvilState, seat: int, legal: Sequence[Action]) -> Action:
-        """The turn bid (FA-GT-01..05): CP against going first, ties as the rebid game, solved."""
+        """The turn bid (FA-GT-01..05): CP against going first, ties as the re-bid game (a second tie
+        standing), solved as a general-sum game posed from seat 0's side (``bids.turn_bid_game``)."""
         amounts = sorted({a.amount for a in legal if isinstance(a, Bid)})
         if not amounts:
             return legal[0]
-        enemy = 1 - seat
-        mine_cap = self._useful_cp(state, seat)
-        theirs_cap = self._useful_cp(state, enemy)
+        worth = (cp_marginals(state, 0), cp_marginals(state, 1))
         # Activations alternate, so going first buys one strike before the other side's: the best single
-        # strike we could make, or the best they could make on us that we may step away from.
-        strike_me, strike_them = best_strike(state, seat), best_strike(state, enemy)
-        first = FIRST_BASE + (strike_me + strike_them) / 2
-        # A CP is an activation: where strikes are on offer, each CP may buy one of them again.
-        cp_me = max(CP_VALUE, STRIKE_SHARE * strike_me)
-        cp_them = max(CP_VALUE, STRIKE_SHARE * strike_them)
+        # strike either side could make now.
+        lead = FIRST_BASE + (best_strike(state, 0) + best_strike(state, 1)) / 2
 
-        def use(cp: int, cap: int) -> float:
-            return min(cp, cap) + SPARE_CP * max(0, cp - cap)
-
-        def outcome(ours: int, theirs: int) -> float:
+        def outcome(cp0: int, cp1: int, first: int) -> tuple[float, float]:
             # Going first is worth a strike only with the CP to make it: first with 0 CP does nothing.
-            tempo = first * min(min(ours, theirs), STRIKE_CP) / STRIKE_CP
-            relative = cp_me * use(ours, mine_cap) - cp_them * use(theirs, theirs_cap)
-            # Our own CP count for themselves too: a tie that burns both sides' CP is no even trade for a
-            # side that means to use them (else two bots both bid their limit and tie every turn).
-            own = OWN_CP * cp_me * use(ours, mine_cap)
-            return relative + own + (tempo if ours < theirs else -tempo)
+            tempo = lead * min(cp0, cp1, STRIKE_CP) / STRIKE_CP
+            tempo = tempo if first == 0 else -tempo
+            v0, v1 = cp_worth(worth[0], cp0), cp_worth(worth[1], cp1)
+            return v0 - RIVAL * v1 + tempo, v1 - RIVAL * v0 - tempo
 
-        my_limit = max(amounts)
-        their_limit = state.limits[enemy]
-        _, solution = bids.turn_bid_game(my_limit, their_limit, outcome)
-        pick = self._draw(state, seat, solution.rows)
-        return Bid(pick) if pick in amounts else Bid(my_limit)
-
-    def _useful_cp(self, state: AnvilState, seat: int) -> int:
-        """The CP a side's units could usefully spend this turn: deployments at their price, CP_USE_ON_TABLE
-        for each unit on the table (the Seat of Power never acts)."""
-        from iwgt.games.anvil.army import deploy_cost
-
-        total = 0
-        for u in state.units:
-            if u.seat != seat or u.destroyed or u.is_seat:
-                continue
-            total += deploy_cost(u) if u.tray is None else CP_USE_ON_TABLE
-        return max(total, 1)
+        _, solution = bids.turn_bid_game(
+            state.limits, outcome, tie_first(state), BID_ROUNDS - state.bid_round
+        )
+        pick = self._draw(state, seat, solution.rows if seat == 0 else solution.cols)
+        return Bid(pick) if pick in amounts else Bid(max(amounts))
 
     # ------------------------------------------------------------------ interruptions
 
