@@ -125,8 +125,9 @@ class BidChosen(PrivateEvent):
 
 @dataclass(frozen=True, slots=True)
 class BidsRevealed(Event):
-    """Both turn bids shown: a tie loses the bid CP and bids again (FA-GT-04/05); else the lower bidder
-    goes first with the bid as its CP (FA-GT-03)."""
+    """Both turn bids shown: a first tie loses the bid CP and bids again (``first`` None); a second tie
+    stands, ``first`` the seat that went second last turn (FA-GT-04/05 decided); else the lower bidder goes
+    first with the bid as its CP (FA-GT-03)."""
 
     turn: int
     bids: tuple[int, int]
