@@ -111,6 +111,23 @@ def test_fa_dp_03_from_turn_3_a_seat_whose_general_has_not_deployed_bids_at_most
     assert GAME.legal_actions(state, 0) == [act.Bid(0), act.Bid(1)]
 
 
+def test_fa_dp_03_two_late_seats_tying_at_1_keep_their_1_cp_and_the_tie_stands() -> None:
+    """Both Generals undeployed in turn 3: limits 1 and 1. Both bid 1, a tie: the deadline's 1 CP is not lost
+    (decided), so both re-bid up to 1; both bid 1 again and the tie stands: each has 1 CP, and the seat that
+    went second last turn goes first."""
+    state, _ = play(at_bid(), *[act.Bid(0)] * 8)
+    assert state.turn == 3 and state.limits == (1, 1)
+    state, _ = play(state, act.Bid(1), act.Bid(1))
+    assert state.phase == "bid" and state.limits == (1, 1)
+    state, _ = play(state, act.Bid(1), act.Bid(1))
+    assert state.phase == "activation" and state.cp == (1, 1)
+    assert state.last_first is not None and state.first == state.mover == 1 - state.last_first
+    general = state.general(state.mover)
+    assert general is not None
+    state, _ = play(state, act.Deploy(general.id, "own", 10.0))  # its General comes on for that 1 CP
+    assert not state.unit(general.id).waiting
+
+
 def test_fa_dp_03_a_deployed_general_lifts_the_limit() -> None:
     state, _ = play(at_bid(), *[act.Bid(0)] * 4, act.Bid(1), act.Bid(2))  # turn 2: seat 0 first
     general = unit_named(state, "Lord Aldric")

@@ -211,7 +211,12 @@ def bids_done(state: AnvilState, events: list[Event]) -> Flow:
     if b0 == b1:
         if state.bid_round + 1 >= BID_ROUNDS:
             return tie_stands(state, b0, events)
-        limits = (state.limits[0] - b0, state.limits[1] - b1)
+        # A seat under the General's deadline "only gets 1 CP" (FA-DP-03): a tie does not take that CP away,
+        # or two late seats would tie at 1 and lose every turn, and neither General could ever come on.
+        limits = (
+            state.limits[0] - (0 if general_late(state, 0) else b0),
+            state.limits[1] - (0 if general_late(state, 1) else b1),
+        )
         events.append(BidsRevealed(state.turn, (b0, b1), True, None, limits))
         state = replace(state, bids=(None, None), limits=limits, bid_round=state.bid_round + 1)
         if limits == (0, 0):  # the re-bid can only be 0 and 0: it is made for them, and stands
