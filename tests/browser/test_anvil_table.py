@@ -378,10 +378,12 @@ def activation_step(page: Page, v: dict[str, Any]) -> bool:
                 if not tid(page, "fa-ghost-plan").count():  # the tap fell on a tray (a friend in the way)
                     continue
                 if obs["turn"] % 2 == 0:  # its outline dragged round to face straight up the table (0)
-                    centre = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", list(goal))
+                    # Where the plan ends: a tap near a move end the table offers snaps to it.
+                    end_at = page.evaluate("() => window.iwgtTable.game.plan.path.at(-1)")
+                    centre = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", end_at)
                     ahead = page.evaluate(
                         "p => window.iwgtTable.board.clientPoint(p)",
-                        [goal[0], goal[1] + 2 * (1 - 2 * v["seat"])],
+                        [end_at[0], end_at[1] + 2 * (1 - 2 * v["seat"])],
                     )
                     page.mouse.move(centre[0], centre[1])
                     page.mouse.down()
