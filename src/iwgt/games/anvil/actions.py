@@ -41,11 +41,10 @@ interrupt (FA-ST-05, FA-SI):
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Final
 
+from iwgt.core.actioncodec import ActionCodec, flag, number, point, points, shown, whole
 from iwgt.core.errors import MalformedAction
 from iwgt.core.protocol import JSON, as_recorded
 
@@ -272,67 +271,26 @@ NAMES: Final[dict[type[Any], str]] = {cls: name for name, cls in TYPES.items()}
 """Every action class's JSON name."""
 
 
-def _short(value: Any) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
-
-
-def _number(v: Any) -> bool:
-    """A finite number (an integer too big for a float is none)."""
-    if not isinstance(v, int | float) or isinstance(v, bool):
-        return False
-    try:
-        return math.isfinite(float(v))
-    except OverflowError:
-        return False
-
-
-def _point(value: Any, key: str) -> XY:
-    if not isinstance(value, list | tuple) or len(value) != 2 or not all(_number(v) for v in value):
-        raise MalformedAction(f"'{key}' must be a point [x, y] in inches, got {_short(value)}")
-    return (float(value[0]), float(value[1]))
-
-
-def _float(value: Any, key: str) -> float:
-    if not _number(value):
-        raise MalformedAction(f"'{key}' must be a number, got {_short(value)}")
-    return float(value)
-
-
-def _int(value: Any, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedAction(f"'{key}' must be a whole number, got {_short(value)}")
-    return value
-
-
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise MalformedAction(f"'{key}' must be true or false, got {_short(value)}")
-    return value
-
-
 def _key(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value or len(value) > MAX_KEY:
-        raise MalformedAction(f"'{key}' must be a short name, got {_short(value)}")
+        raise MalformedAction(f"'{key}' must be a short name, got {shown(value)}")
     return value
 
 
 def _name(value: Any, key: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise MalformedAction(f"'{key}' must be a name of at most {MAX_NAME} characters, got {_short(value)}")
+        raise MalformedAction(f"'{key}' must be a name of at most {MAX_NAME} characters, got {shown(value)}")
     return value
 
 
 def _keys(value: Any, key: str) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or len(value) > 8:
-        raise MalformedAction(f"'{key}' must be a list of at most 8 names, got {_short(value)}")
+        raise MalformedAction(f"'{key}' must be a list of at most 8 names, got {shown(value)}")
     return tuple(_key(v, f"{key}.{i}") for i, v in enumerate(value))
 
 
 def _path(value: Any, key: str) -> tuple[XY, ...]:
-    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_PATH:
-        raise MalformedAction(f"'{key}' must be a list of 1 to {MAX_PATH} points [x, y], got {_short(value)}")
-    return tuple(_point(v, f"{key}.{i}") for i, v in enumerate(value))
+    return points(value, key, 1, MAX_PATH)
 
 
 def _entry(value: Any, key: str) -> ArmyEntry:
@@ -346,50 +304,15 @@ def _entry(value: Any, key: str) -> ArmyEntry:
     return ArmyEntry(
         type=_key(value["type"], f"{key}.type"),
         name=_name(value.get("name", ""), f"{key}.name"),
-        general=_bool(value.get("general", False), f"{key}.general"),
+        general=flag(value.get("general", False), f"{key}.general"),
         stratagems=_keys(value.get("stratagems", []), f"{key}.stratagems"),
     )
 
 
 def _units(value: Any, key: str) -> tuple[ArmyEntry, ...]:
     if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_ARMY:
-        raise MalformedAction(f"'{key}' must be a list of 1 to {MAX_ARMY} units, got {_short(value)}")
+        raise MalformedAction(f"'{key}' must be a list of 1 to {MAX_ARMY} units, got {shown(value)}")
     return tuple(_entry(v, f"{key}.{i}") for i, v in enumerate(value))
-
-
-_PARSERS: dict[str, Callable[[Any, str], Any]] = {
-    "units": _units,
-    "amount": _int,
-    "piece": _key,
-    "centre": _point,
-    "rotation": _int,
-    "halves": _bool,
-    "blocks": _bool,
-    "impassable": _bool,
-    "unit": _int,
-    "target": _int,
-    "edge": _key,
-    "x": _float,
-    "y": _float,
-    "facing": _float,
-    "key": _key,
-    "path": _path,
-    "spell": _key,
-    "point": _point,
-    "distance": _float,
-    "direction": _key,
-    "extras": _keys,
-}
-
-
-def _optional(cls: type[Any]) -> set[str]:
-    """The fields of an action class that have a default (and may be left out of its JSON)."""
-    from dataclasses import MISSING
-
-    return {f.name for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
-
-
-_OPTIONAL: dict[type[Any], set[str]] = {cls: _optional(cls) for cls in TYPES.values()}
 
 
 def _out(value: Any) -> Any:
@@ -405,47 +328,45 @@ def _out(value: Any) -> Any:
     return value
 
 
+CODEC: Final = ActionCodec(
+    "Forged upon an Anvil",
+    TYPES,
+    {
+        "units": _units,
+        "amount": whole,
+        "piece": _key,
+        "centre": point,
+        "rotation": whole,
+        "halves": flag,
+        "blocks": flag,
+        "impassable": flag,
+        "unit": whole,
+        "target": whole,
+        "edge": _key,
+        "x": number,
+        "y": number,
+        "facing": number,
+        "key": _key,
+        "path": _path,
+        "spell": _key,
+        "point": point,
+        "distance": number,
+        "direction": _key,
+        "extras": _keys,
+    },
+    _out,
+)
+"""The actions' JSON codec (the field parsers by key)."""
+
+
 def action_to_json(action: Action) -> JSON:
     """An action as JSON (optional keys left out when unset)."""
-    name = NAMES.get(type(action))
-    if name is None:
-        raise MalformedAction(f"not a Forged upon an Anvil action: {_short(action)}")
-    out: JSON = {"type": name}
-    optional = _OPTIONAL[type(action)]
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if f.name in optional and value in (None, ()):
-            continue
-        out[f.name] = _out(value)
-    return out
+    return CODEC.to_json(action)
 
 
 def action_from_json(data: Any) -> Action:
     """An action from JSON, refusing anything malformed with the reason."""
-    if not isinstance(data, dict):
-        raise MalformedAction(f"an action must be a JSON object, got {type(data).__name__}")
-    kind = data.get("type")
-    if kind is None:
-        raise MalformedAction(f"the action names no 'type'; expected one of {', '.join(sorted(TYPES))}")
-    cls = TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise MalformedAction(
-            f"unknown action type {_short(kind)}; expected one of {', '.join(sorted(TYPES))}"
-        )
-    names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"type"}
-    if extra:
-        raise MalformedAction(f"unexpected key(s) {', '.join(sorted(map(str, extra)))} in a '{kind}' action")
-    args: dict[str, Any] = {}
-    for n in names:
-        if n not in data:
-            if n in _OPTIONAL[cls]:
-                continue
-            raise MalformedAction(f"a '{kind}' action needs '{n}'")
-        if data[n] is None and n in _OPTIONAL[cls]:
-            continue
-        args[n] = _PARSERS[n](data[n], n)
-    action: Action = cls(**args)
+    action: Action = CODEC.from_json(data)
     return action
 
 

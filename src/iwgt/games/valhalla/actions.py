@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from iwgt.core.errors import MalformedAction
+from iwgt.core.actioncodec import ActionCodec, point, points, whole
 from iwgt.core.protocol import JSON, as_recorded
 from iwgt.geometry.plane import XY
 
@@ -101,6 +99,9 @@ Action = (
     Move | Cross | Charge | Withdraw | Fight | PickUp | Drop | Recover | Shoot | EndActivation | MoveBaggage
 )
 
+MAX_VIA = 16
+"""Waypoints a move may give before its end."""
+
 _TYPES: dict[str, type[Any]] = {
     "move": Move,
     "cross": Cross,
@@ -114,91 +115,37 @@ _TYPES: dict[str, type[Any]] = {
     "end_activation": EndActivation,
     "move_baggage": MoveBaggage,
 }
-_NAMES = {cls: name for name, cls in _TYPES.items()}
-_OPTIONAL = {"via"}
-
-
-def _coordinate(v: Any) -> bool:
-    """A finite number of inches (an integer too big for a float, say 401 digits, is none)."""
-    if not isinstance(v, int | float) or isinstance(v, bool):
-        return False
-    try:
-        return math.isfinite(float(v))
-    except OverflowError:
-        return False
-
-
-def _point(value: Any, key: str) -> XY:
-    if not isinstance(value, list | tuple) or len(value) != 2 or not all(_coordinate(v) for v in value):
-        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
-        raise MalformedAction(f"'{key}' must be a point [x, y] in inches, got {shown}")
-    return (float(value[0]), float(value[1]))
-
-
-def _int(value: Any, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedAction(f"'{key}' must be a whole number, got {value!r}")
-    return value
 
 
 def _points(value: Any, key: str) -> tuple[XY, ...]:
-    if not isinstance(value, list) or len(value) > 16:
-        raise MalformedAction(f"'{key}' must be a list of at most 16 points [x, y], got {value!r}")
-    return tuple(_point(v, f"{key}.{i}") for i, v in enumerate(value))
+    return points(value, key, 0, MAX_VIA)
 
 
-_PARSERS: dict[str, Callable[[Any, str], Any]] = {
-    "figure": _int,
-    "target": _int,
-    "opponent": _int,
-    "thing": _int,
-    "obstacle": _int,
-    "baggage": _int,
-    "to": _point,
-    "via": _points,
-}
+CODEC = ActionCodec(
+    "Valhalla",
+    _TYPES,
+    {
+        "figure": whole,
+        "target": whole,
+        "opponent": whole,
+        "thing": whole,
+        "obstacle": whole,
+        "baggage": whole,
+        "to": point,
+        "via": _points,
+    },
+)
+"""The actions' JSON codec (the field parsers by key)."""
 
 
 def action_to_json(action: Action) -> JSON:
     """An action as JSON."""
-    name = _NAMES.get(type(action))
-    if name is None:
-        raise MalformedAction(f"not a Valhalla action: {action!r}")
-    out: JSON = {"type": name}
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if f.name == "via":
-            if value:
-                out["via"] = [list(p) for p in value]
-        elif isinstance(value, tuple):
-            out[f.name] = list(value)
-        else:
-            out[f.name] = value
-    return out
+    return CODEC.to_json(action)
 
 
 def action_from_json(data: Any) -> Action:
     """An action from JSON, refusing anything malformed with the reason."""
-    if not isinstance(data, dict):
-        raise MalformedAction(f"an action must be a JSON object, got {type(data).__name__}")
-    kind = data.get("type")
-    if kind is None:
-        raise MalformedAction(f"the action names no 'type'; expected one of {', '.join(sorted(_TYPES))}")
-    cls = _TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise MalformedAction(f"unknown action type {kind!r}; expected one of {', '.join(sorted(_TYPES))}")
-    names = [f.name for f in fields(cls)]
-    extra = set(data) - set(names) - {"type"}
-    if extra:
-        raise MalformedAction(f"unexpected key(s) {', '.join(sorted(extra))} in a '{kind}' action")
-    args: dict[str, Any] = {}
-    for n in names:
-        if n not in data:
-            if n in _OPTIONAL:
-                continue
-            raise MalformedAction(f"a '{kind}' action needs '{n}'")
-        args[n] = _PARSERS[n](data[n], n)
-    action: Action = cls(**args)
+    action: Action = CODEC.from_json(data)
     return action
 
 
