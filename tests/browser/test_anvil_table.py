@@ -286,6 +286,10 @@ def test_a_skirmish_against_the_bot_through_the_screen(solo: Page) -> None:
         else:
             setup_step(page, v)
     assert steps < MAX_STEPS, "the game did not advance"
+    final = view(page)
+    if final["observation"].get("turn", 0) <= MAX_TURNS:  # the skirmish has six turns: it ends within them
+        assert final["status"] != "playing" and final["result"], "the game did not reach its end"
+        expect(tid(page, "game-over-modal")).to_be_visible()
     assert engaged, "no engage was made through the outcome preview and Confirm"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 

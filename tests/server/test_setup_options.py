@@ -29,7 +29,7 @@ def test_the_game_selection_lists_each_games_setup_options(tmp_path: Path) -> No
     options = {o["key"]: o for o in cards["anvil"]["setup_options"]}
     assert set(options) == {"win", "premeasure"}
     assert [ch["value"] for ch in options["win"]["choices"]] == ["scenario", "general", "seat"]
-    assert options["premeasure"]["default"] == "on"
+    assert options["premeasure"]["default"] == "scenario"
     assert cards["valkyrx"]["setup_options"] == []  # a game without choices of its own offers none
 
 
@@ -56,7 +56,7 @@ def test_untouched_options_keep_what_the_scenario_says(tmp_path: Path) -> None:
     ("game", "options", "said"),
     [
         ("anvil", {"colour": "red"}, "unknown setup option 'colour'"),
-        ("anvil", {"premeasure": "sometimes"}, "'premeasure' must be one of on, off"),
+        ("anvil", {"premeasure": "sometimes"}, "'premeasure' must be one of scenario, on, off"),
         ("anvil", ["win"], "'options' must be an object"),
         ("valkyrx", {"win": "seat"}, "this game's options: none"),
     ],
@@ -70,3 +70,19 @@ def test_a_bad_option_is_refused_by_name_and_nothing_is_journalled(
         assert r.status_code == 400, r.text
         assert r.json()["error"] == "malformed" and said in r.json()["message"], r.json()
         assert c.get("/api/tables").json() == []
+
+
+def test_a_choice_written_into_toml_keeps_the_rest_of_the_text() -> None:
+    """A key inside a multi-line array, a comment and a table with a key of the same name stay as they are;
+    the top-level key is replaced, a missing one added (tomlkit, not line editing)."""
+    from iwgt.core.datafiles import with_top_level
+
+    text = '# the ford\nsizes = [\n  [1, 2],\n]\nwin = "seat"\n\n[[sides]]\nwin = 3\n'
+    out = with_top_level(text, {"win": "general", "premeasure": False})
+    assert tomllib.loads(out) == {
+        "sizes": [[1, 2]],
+        "win": "general",
+        "premeasure": False,
+        "sides": [{"win": 3}],
+    }
+    assert out.startswith("# the ford\n")

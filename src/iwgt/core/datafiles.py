@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import tomlkit
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from iwgt.core.errors import DataFileError
@@ -59,30 +59,14 @@ def parse_toml(text: str, origin: str) -> dict[str, Any]:
         ) from None
 
 
-_TABLE_HEADER = re.compile(r"^\s*\[")
-
-
 def with_top_level(text: str, values: Mapping[str, str | bool | int]) -> str:
-    """TOML text with top-level keys set to ``values`` (each replacing a one-line key of that name, or added
-    at the top): a scenario with the players' setup choices written in, so that its record holds them."""
-    lines = text.splitlines()
-    header = next((i for i, line in enumerate(lines) if _TABLE_HEADER.match(line)), len(lines))
-    assigns = {key: re.compile(rf"^\s*{re.escape(key)}\s*=") for key in values}
-    kept = [
-        line
-        for i, line in enumerate(lines)
-        if i >= header or not any(a.match(line) for a in assigns.values())
-    ]
-    added = [f"{key} = {_toml_value(value)}" for key, value in values.items()]
-    return "\n".join([*added, *kept]) + "\n"
-
-
-def _toml_value(value: str | bool | int) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(value)  # a JSON string of plain text is a TOML basic string
+    """TOML text with top-level keys set to ``values`` (replaced where the text has them, else added), the
+    rest of the text kept as written (tomlkit keeps comments and layout): a scenario with the players' setup
+    choices written in, so that its record holds them."""
+    doc = tomlkit.parse(text)
+    for key, value in values.items():
+        doc[key] = value
+    return tomlkit.dumps(doc)
 
 
 def validate(model: type[M], data: Any, origin: str) -> M:

@@ -54,8 +54,10 @@ class BotDriver:
         while (seat := self.seat()) is not None:
             await self.clock.sleep(self.delay)
             if seat not in self._bots:
-                # The table's secret seed: a player who knows the public seed cannot foresee the bot's bids.
-                bot = live.plugin.bot(live.row.secret_seed)
+                # As the dice: the seed the table was made with (a test, a replay), else the table's secret
+                # seed, so that a player cannot foresee the bot's mixed choices.
+                row = live.row
+                bot = live.plugin.bot(row.seed if row.seed is not None else row.secret_seed)
                 if bot is None:
                     name = live.game.name
                     log.error("table %s: %s has no built-in bot for seat %d", live.row.id, name, seat)

@@ -407,7 +407,7 @@ export class InchBoard {
     }
   }
 
-  /** Where trays would stand: outlines with their front edge, under the pieces. */
+  /** Where trays would stand: outlines with their front edge, drawn over the pieces (a planned tray is what the player handles). */
   renderGhosts(ghosts) {
     this.gGhosts.replaceChildren();
     ghosts.forEach((t, i) => {

@@ -34,8 +34,8 @@ SETUP_OPTIONS = (
     SetupOption(
         "premeasure",
         "Premeasuring",
-        (("on", "Measure freely"), ("off", "Don't premeasure")),
-        "on",
+        (("scenario", "As the scenario says"), ("on", "Measure freely"), ("off", "Don't premeasure")),
+        "scenario",
         'FA-GN-09: "Don\'t premeasure if you want a more challenging game": no distances or rings on the '
         "screen; an order that falls short goes as far as the unit's move.",
     ),
@@ -116,7 +116,7 @@ class AnvilPlugin(GamePlugin):
         values: dict[str, str | bool] = {}
         if choices.get("win", "scenario") != "scenario":
             values["win"] = choices["win"]
-        if "premeasure" in choices:
+        if choices.get("premeasure", "scenario") != "scenario":
             values["premeasure"] = choices["premeasure"] == "on"
         if not values:
             return scenario
