@@ -139,6 +139,25 @@ class Unit:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveRoll:
+    """A move or charge waiting for its terrain dice (a river, a pond, woodland for cavalry, a forest: CD-TE):
+    one d6 chance node per feature in ``dice`` (feature ids), in order; ``rolled`` holds the faces so far.
+    The engine core (``movement.py``) owns this pending kind; everything else on the stack is combat's."""
+
+    unit: int
+    path: tuple[XY, ...]
+    facing: float
+    allowance: float  # inches after the fixed taxes, before the dice
+    fixed: float  # the fixed taxes already taken off
+    dice: tuple[int, ...]
+    rolled: tuple[int, ...] = ()
+    target: int | None = None  # a charge's target
+    march: bool = False
+    blocks_march: bool = False  # a pond on the way: no second move this turn
+    bushes: tuple[int, ...] = ()  # bushes crossed (cleared if the unit has more than a few models)
+
+
+@dataclass(frozen=True, slots=True)
 class LastRoll:
     """The last pool rolled, as the screen shows it: its purpose, dice, faces and outcome."""
 
@@ -164,7 +183,7 @@ class CdState:
     general_morale: tuple[int, int] = (0, 0)
     vp: tuple[int, int] = (0, 0)
     objectives_taken: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
-    pending: tuple[Pending, ...] = ()  # a stack: the top is pending[-1] (combat, pending.py)
+    pending: tuple[Pending | MoveRoll, ...] = ()  # a stack, top = pending[-1]: combat's kinds and MoveRoll
     over: Result | None = None
     next_id: int = 0  # the id a new unit (a released spirit) takes
     last_roll: LastRoll | None = None
@@ -217,11 +236,11 @@ class CdState:
         return [f for f in self.features if not f.removed]
 
     @property
-    def top(self) -> Pending | None:
+    def top(self) -> Pending | MoveRoll | None:
         """The pending step on top of the stack (None: nothing pending)."""
         return self.pending[-1] if self.pending else None
 
-    def push(self, p: Pending) -> CdState:
+    def push(self, p: Pending | MoveRoll) -> CdState:
         """The state with one more pending step on top."""
         return replace(self, pending=(*self.pending, p))
 
@@ -229,7 +248,7 @@ class CdState:
         """The state with the top pending step gone."""
         return replace(self, pending=self.pending[:-1])
 
-    def with_top(self, p: Pending) -> CdState:
+    def with_top(self, p: Pending | MoveRoll) -> CdState:
         """The state with the top pending step replaced."""
         return replace(self, pending=(*self.pending[:-1], p))
 
