@@ -107,9 +107,16 @@ def parse_face(text: str, die: Die) -> int | None:
     return face if 1 <= face <= die.sides else None
 
 
+def die_prompt(die: Die) -> str:
+    """What the physical-dice prompt asks: the purpose, the hint and, for a die with labelled faces, the
+    number to type for each label ("1=1 2=1 3=2 4=miss ...")."""
+    labels = " ".join(f"{n}={die.label(n)}" for n in range(1, die.sides + 1)) if die.faces else ""
+    return f"{die.purpose}: {die.hint()}" + (f"; type the face's number: {labels}" if labels else "")
+
+
 def _ask_die(die: Die) -> int:
     while True:
-        text: str = typer.prompt(f"{die.purpose}: {die.hint()}", err=True)
+        text: str = typer.prompt(die_prompt(die), err=True)
         face = parse_face(text, die)
         if face is not None:
             return face

@@ -114,6 +114,28 @@ def test_die_hints() -> None:
     assert "coin" in Die(2, "x").hint()
 
 
+LABELS = ("1", "1", "2", "miss", "miss", "miss")
+
+
+def test_a_labelled_die_keeps_its_outcomes_and_says_its_colour() -> None:
+    # A game's own die: the outcome is still the face's number (records and seeded rolls unchanged); only
+    # what a player is shown changes.
+    die = Die(6, "the shot", faces=LABELS, colour="white")
+    assert die.outcomes() == Die(6, "the shot").outcomes()
+    assert die.hint() == "roll a white die"
+    assert [die.label(f) for f in range(1, 7)] == list(LABELS)
+    assert Die(6, "x").label(4) == "4"
+    assert "miss" in Die(6, "x", faces=LABELS).hint()  # labels without a colour: the faces are named
+    assert die != Die(6, "the shot")  # the labels are part of the die asked for
+    assert SeededDice(5).roll(die) == SeededDice(5).roll(Die(6, "the shot"))
+
+
+@pytest.mark.parametrize("count", [1, 5, 7])
+def test_face_labels_must_match_the_sides(count: int) -> None:
+    with pytest.raises(ValueError, match="6 face labels"):
+        Die(6, "x", faces=tuple("abcdefg"[:count]))
+
+
 def test_die_is_a_frozen_value() -> None:
     assert Die(6, "morale") == Die(6, "morale")
     assert Die(6, "morale") != Die(6, "combat")

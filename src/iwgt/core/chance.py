@@ -18,11 +18,27 @@ _MASK64 = (1 << 64) - 1
 
 @dataclass(frozen=True, slots=True)
 class Die:
-    """A fair die with faces 1..sides, and what the roll is for (shown to a player rolling by hand)."""
+    """A fair die with faces 1..sides, and what the roll is for (shown to a player rolling by hand).
+
+    A die of a game's own (coloured faces showing words or repeated numbers) gives the label of each face,
+    in face order (``faces[i]`` is face ``i + 1``), and its colour: the outcome is still the face's number,
+    so records, seeded rolls and replays are the same as for a plain die; only what a player is shown
+    changes.
+    """
 
     sides: int
     purpose: str
     secret: bool = False  # no player may see the face: the table rolls it itself, even with physical dice
+    faces: tuple[str, ...] = ()  # the label printed on each face (empty: the faces show 1..sides)
+    colour: str = ""  # the die's colour, when the game's dice differ by colour
+
+    def __post_init__(self) -> None:
+        if self.faces and len(self.faces) != self.sides:
+            raise ValueError(f"a d{self.sides} has {self.sides} face labels, got {len(self.faces)}")
+
+    def label(self, face: int) -> str:
+        """What face ``face`` (1..sides) shows: its label, or its number on a plain die."""
+        return self.faces[face - 1] if self.faces else str(face)
 
     def outcomes(self) -> list[tuple[int, Fraction]]:
         """Every face with its exact probability."""
@@ -30,7 +46,11 @@ class Die:
         return [(face, p) for face in range(1, self.sides + 1)]
 
     def hint(self) -> str:
-        """How to roll this die with ordinary dice."""
+        """How to roll this die with ordinary dice (or with the game's own die, by its colour)."""
+        if self.colour:
+            return f"roll a {self.colour} die"
+        if self.faces:
+            return f"roll the d{self.sides} with the faces {', '.join(self.faces)}"
         if self.sides == 100:
             return "roll d100 (two d10: tens and units, 00 is 100)"
         if self.sides == 2:

@@ -125,7 +125,8 @@ def _seen(game: Game[Any, Any], seat: Seat, state: Any, events: list[Event]) -> 
         game.observe(state, seat),
         [e.to_json() for e in visible_events(events, seat)],
         game.to_move(state),
-        None if die is None or die.secret else (die.sides, die.purpose),
+        # The whole die as the players are shown it: its face labels and colour tell what is rolled, too.
+        None if die is None or die.secret else (die.sides, die.purpose, die.faces, die.colour),
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from iwgt.core.chance import Die
 from iwgt.core.plugin import sentences
 from iwgt.core.protocol import CHANCE, JSON, Seat
 from iwgt.server.clock import TIMER_ORIGIN
@@ -43,11 +44,23 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
         "cards": adapter.cards(obs, seat),
         "report": adapter.report(obs, typed),
         "timer": snap.timer,
-        "die": None if die is None else {"sides": die.sides, "purpose": die.purpose, "hint": die.hint()},
+        "die": None if die is None else die_view(die),
         "dice": snap.dice,
         "status": snap.status,
         "result": snap.result,
         **undo_view(snap, () if seat is None else (seat,), seat),
+    }
+
+
+def die_view(die: Die) -> JSON:
+    """The die the players roll by hand: sides, purpose, hint, and a game's own face labels and colour (empty
+    for a plain die), so that the screen draws the faces as they are printed on the die."""
+    return {
+        "sides": die.sides,
+        "purpose": die.purpose,
+        "hint": die.hint(),
+        "faces": list(die.faces),
+        "colour": die.colour,
     }
 
 

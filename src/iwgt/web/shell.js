@@ -68,17 +68,28 @@ export async function downloadRecord(tableId, token) {
   }
 }
 
-/** Physical dice: "Roll a d6 for …" with a button per face, or a number field for large dice. */
+/**
+ * Physical dice: "Roll a d6 for …" with a button per face, or a number field for large dice. A die whose faces
+ * carry labels (`die.faces`, face n is faces[n-1]) shows each label as printed on it, in the die's colour
+ * (`die.colour`, the buttons' `data-colour`): "Roll a white die for …"; the face sent is still its number.
+ */
 export function askDie(die, onFace) {
   const sides = Number(die.sides) || 6;
+  const labels = Array.isArray(die.faces) && die.faces.length === sides ? die.faces.map(String) : null;
+  const colour = labels && die.colour ? String(die.colour) : "";
   const purpose = die.purpose ? ` for ${String(die.purpose).replace(/_/g, " ")}` : "";
-  const body = [h("p", { class: "big-text" }, `Roll a d${sides}${purpose}`), die.hint ? h("p", { class: "muted" }, die.hint) : null];
+  const what = colour ? `a ${colour} die` : `a d${sides}`;
+  const body = [h("p", { class: "big-text" }, `Roll ${what}${purpose}`), die.hint && !colour ? h("p", { class: "muted" }, die.hint) : null];
   let dlg;
   if (sides <= 20) {
-    body.push(h("div", { class: "die-faces" }, Array.from({ length: sides }, (_, i) => h("button", {
-      type: "button", class: ["btn", "die-face"], testid: `die-face-${i + 1}`, "aria-label": `The die shows ${i + 1}`,
-      onclick: () => { onFace(i + 1); dlg.close(i + 1); },
-    }, String(i + 1)))));
+    body.push(h("div", { class: "die-faces" }, Array.from({ length: sides }, (_, i) => {
+      const shown = labels ? labels[i] : String(i + 1);
+      return h("button", {
+        type: "button", class: ["btn", "die-face", labels && "labelled"], testid: `die-face-${i + 1}`,
+        "data-colour": colour || null, "aria-label": `The die shows ${shown}`,
+        onclick: () => { onFace(i + 1); dlg.close(i + 1); },
+      }, shown);
+    })));
   } else {
     const input = h("input", { type: "number", min: 1, max: sides, inputmode: "numeric", class: "big-input", testid: "die-input",
       "aria-label": `The face of the d${sides}` });
