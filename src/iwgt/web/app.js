@@ -10,7 +10,7 @@ import { Shell, closedScreen, fatalScreen } from "./shell.js";
  * serves at /static/games/<name>/, exporting `Screen` (docs/screen-shell.md). The page names no game.
  */
 function loadScreen(game) {
-  if (typeof game !== "string" || !/^[a-z][a-z0-9_]*$/.test(game)) {
+  if (typeof game !== "string" || !/^[a-z][a-z0-9_-]*$/.test(game)) {
     return Promise.reject(new Error("the table did not say which game it plays"));
   }
   return import(`/static/games/${game}/screen.js`).then((m) => {

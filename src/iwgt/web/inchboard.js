@@ -214,7 +214,8 @@ export class InchBoard {
    *   (degrees counter-clockwise from the table's +x axis: 90 faces up the table), colour, models (a count, or
    *   points in the tray's frame), files?, modelRadius?, cells? (instead of models: that many miniatures as equal
    *   cells across the front, each the tray's whole depth), badge? ({text, cls?}: a small plate at the tray's
-   *   rear right, e.g. its hit points), letter?, name?, title?, classes?, data?, testid?}`
+   *   rear right, e.g. its hit points), bases? ([width, depth]: each model drawn as its rectangular base), letter?,
+   *   name?, title?, classes?, data?, testid?}`
    * @param {object[]} [p.things] markers: `{id, at, radius?, shape: "disc"|"box", colour?, text?, title?, classes?, testid?}`
    * @param {Set<number>} [p.pickable] pieces and trays this screen may pick
    * @param {number|null} [p.selected] the picked one
@@ -228,12 +229,26 @@ export class InchBoard {
    *   stand, drawn as an outline with its front marked (class `ib-ghost kind-<kind>`); with `turn` (a key) a drag
    *   on it turns it about its centre to face the pointer and reports `onTurn(key, facing)`; a tap on it is a
    *   tap on the table
+   * @param {object[]} [p.outlines] sets of outlines round a place `{testid?, kind, items: [{outline, label?, testid?}]}`
+   *   (range bands round a tray: each a polygon in inches, class `ib-outline kind-<kind>`, its label at its top)
    */
-  render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links, arrows, ghosts }) {
+  render({ lights, pieces, trays, things, pickable, selected, rings, reach, points, links, arrows, ghosts, outlines }) {
     const pre = this.prefix;
     const pick = pickable || new Set();
     this.gRings.replaceChildren();
     if (reach && reach.length > 2) this.gRings.append(s("polygon", { points: this.pts(reach), class: "ib-reach", testid: `${pre}reach` }));
+    for (const set of outlines || []) {
+      const g = s("g", { class: ["ib-outlines", `kind-${set.kind || "band"}`], testid: set.testid || null });
+      for (const o of set.items || []) {
+        if (!o.outline || o.outline.length < 3) continue;
+        g.append(s("polygon", { points: this.pts(o.outline), class: ["ib-outline", `kind-${set.kind || "band"}`], testid: o.testid || null }));
+        if (o.label) {
+          const top = o.outline.reduce((a, b) => (b[1] > a[1] ? b : a));
+          g.append(s("text", { x: this.sx(top[0]), y: this.sy(top[1]) - 4, class: "ib-outline-label" }, o.label));
+        }
+      }
+      this.gRings.append(g);
+    }
     this.labels = [];
     (rings || []).forEach((ring, i) => {
       const testid = ring.testid || `${pre}ring-${ring.kind}`;
@@ -529,8 +544,13 @@ export class InchBoard {
       s("rect", { x: -w / 2, y: -d / 2, width: w, height: d, rx: 3, class: "ib-tray-base", style: { fill: t.colour || "#888888" } }),
       s("line", { x1: -w / 2, y1: -d / 2, x2: w / 2, y2: -d / 2, class: "ib-tray-front" }));
     const own = t.testid || `${this.prefix}piece-${t.id}`;
-    models.forEach(([mx, my], i) => g.append(s("circle", { cx: mx * PX, cy: -my * PX, r: mr, class: "ib-model",
-      testid: `${own}-model-${i}` })));
+    // Models on their own bases (`bases: [width, depth]` in inches, the tray's frame), else round models.
+    const bw = Array.isArray(t.bases) ? Number(t.bases[0]) * PX : 0;
+    const bd = Array.isArray(t.bases) ? Number(t.bases[1]) * PX : 0;
+    models.forEach(([mx, my], i) => g.append(bw > 0 && bd > 0
+      ? s("rect", { x: (mx * PX - bw / 2).toFixed(1), y: (-my * PX - bd / 2).toFixed(1), width: bw.toFixed(1), height: bd.toFixed(1), rx: 2,
+        class: "ib-model ib-model-base", testid: `${own}-model-${i}` })
+      : s("circle", { cx: mx * PX, cy: -my * PX, r: mr, class: "ib-model", testid: `${own}-model-${i}` })));
     // Miniatures as cells: equal shares of the front, each as deep as the tray (a unit's whole frontage).
     const cells = Math.max(0, Math.round(Number(t.cells) || 0));
     if (cells) {
