@@ -2,8 +2,8 @@
 
 The screen module (``src/iwgt/games/coloured_dice/web/screen.js``) runs inside the real shell (``shell.js``)
 with a stand-in socket that records what the screen sends, fed a hand-made observation in the team spec's
-shape (section 3 of the spec): two units of several models each, terrain of several kinds, an objective. So the
-drawing and the taps are checked whatever the engine's state of play:
+shape (section 3 of the spec): two units of several models each, terrain of several kinds, an objective. So
+the drawing and the taps are checked whatever the engine's state of play:
 
 - units are trays whose models are drawn as their bases (``cells`` and ``base``), the order's outline, shaken
   and engaged marks; the terrain by kind (a hill with its height); the objective; general morale, VP and round
@@ -20,9 +20,9 @@ drawing and the taps are checked whatever the engine's state of play:
 from __future__ import annotations
 
 import copy
-import re
 import json
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,9 @@ DESKTOP = {"width": 1920, "height": 1080}
 expect.set_options(timeout=WAIT_MS)
 
 
-def cells(centre: tuple[float, float], files: int, models: int, cell: tuple[float, float]) -> list[list[float]]:
+def cells(
+    centre: tuple[float, float], files: int, models: int, cell: tuple[float, float]
+) -> list[list[float]]:
     """Model centres of a block facing +y (facing 0): model 0 front left, files across, ranks behind."""
     ranks = math.ceil(models / files)
     w, d = cell
@@ -53,8 +55,10 @@ def cells(centre: tuple[float, float], files: int, models: int, cell: tuple[floa
     return out
 
 
-def unit(uid: int, seat: int, name: str, centre: tuple[float, float], files: int, models: int, **kw: Any) -> dict[str, Any]:
-    """A unit of the observation (spec section 3) facing straight up the table (seat 0) or down it (seat 1)."""
+def unit(
+    uid: int, seat: int, name: str, centre: tuple[float, float], files: int, models: int, **kw: Any
+) -> dict[str, Any]:
+    """A unit of the observation (spec section 3) facing up the table (seat 0) or down it (seat 1)."""
     base = kw.pop("base", [1, 1])
     gap = kw.pop("gap", 0.0)
     cell = (base[0] + gap, base[1] + gap)
@@ -64,53 +68,161 @@ def unit(uid: int, seat: int, name: str, centre: tuple[float, float], files: int
     if seat == 1:  # turned half round about the centre
         pts = [[round(2 * centre[0] - x, 2), round(2 * centre[1] - y, 2)] for x, y in pts]
     u = {
-        "id": uid, "seat": seat, "key": kw.pop("key", name.lower()), "name": name, "kind": kw.pop("kind", "infantry"),
-        "models": models, "start_models": kw.pop("start_models", models), "wounds": 0, "body": 1, "files": files,
+        "id": uid,
+        "seat": seat,
+        "key": kw.pop("key", name.lower()),
+        "name": name,
+        "kind": kw.pop("kind", "infantry"),
+        "models": models,
+        "start_models": kw.pop("start_models", models),
+        "wounds": 0,
+        "body": 1,
+        "files": files,
         "order": kw.pop("order", "loose"),
-        "tray": {"centre": list(centre), "facing": facing, "frontage": files * cell[0], "depth": ranks * cell[1]},
-        "cells": pts, "base": base, "actions_left": 2, "attacked": False, "shaken": False, "engaged": [],
-        "armour": 1, "slowness": 3, "us": 7, "us_kind": "Us", "morale_target": 7, "leader": True, "hero_left": 0,
-        "bear_left": 0, "bear_colour": None, "will": None, "god_like": 0,
-        "weapons": [{"name": "Spear", "melee": ["yellow"], "reach": 2, "missile": None}], "move": 4, "buffs": [],
-        "spirits": [], "runes": [], "spells": [],
+        "tray": {
+            "centre": list(centre),
+            "facing": facing,
+            "frontage": files * cell[0],
+            "depth": ranks * cell[1],
+        },
+        "cells": pts,
+        "base": base,
+        "actions_left": 2,
+        "attacked": False,
+        "shaken": False,
+        "engaged": [],
+        "armour": 1,
+        "slowness": 3,
+        "us": 7,
+        "us_kind": "Us",
+        "morale_target": 7,
+        "leader": True,
+        "hero_left": 0,
+        "bear_left": 0,
+        "bear_colour": None,
+        "will": None,
+        "god_like": 0,
+        "weapons": [{"name": "Spear", "melee": ["yellow"], "reach": 2, "missile": None}],
+        "move": 4,
+        "buffs": [],
+        "spirits": [],
+        "runes": [],
+        "spells": [],
     }
     u.update(kw)
     return u
 
 
-ARCHERS = unit(1, 0, "Archers", (12.0, 6.0), 5, 10, order="open", gap=1.0, key="archers",
-               weapons=[{"name": "Bow", "melee": ["white"], "reach": 1,
-                         "missile": {"range": 8, "dice": ["red"]}}])
+ARCHERS = unit(
+    1,
+    0,
+    "Archers",
+    (12.0, 6.0),
+    5,
+    10,
+    order="open",
+    gap=1.0,
+    key="archers",
+    weapons=[{"name": "Bow", "melee": ["white"], "reach": 1, "missile": {"range": 8, "dice": ["red"]}}],
+)
 SPEARS = unit(2, 0, "Spearmen", (30.0, 6.0), 6, 12)
-RAIDERS = unit(3, 1, "Wolf riders", (14.0, 25.0), 4, 4, kind="cavalry", base=[1, 2], key="wolf_riders",
-               shaken=True, move=8)
+RAIDERS = unit(
+    3,
+    1,
+    "Wolf riders",
+    (14.0, 25.0),
+    4,
+    4,
+    kind="cavalry",
+    base=[1, 2],
+    key="wolf_riders",
+    shaken=True,
+    move=8,
+)
 TROLL = unit(4, 1, "Troll", (34.0, 14.0), 1, 1, kind="monster", base=[2, 2], key="troll", us_kind="iUs")
 PREVIEW = {
-    "kind": "shot", "unit": 1, "target": 3, "spell": None, "dice": {"red": 10}, "armour": 3,
-    "parts": {"armour": 1, "skill": 1, "band": 1, "cover": 0, "hill": 0}, "distance": 15.5,
-    "casualties": {"0": 0.31, "1": 0.42, "2": 0.2, "3": 0.07}, "mean": 1.03, "morale_break": 0.38,
+    "kind": "shot",
+    "unit": 1,
+    "target": 3,
+    "spell": None,
+    "dice": {"red": 10},
+    "armour": 3,
+    "parts": {"armour": 1, "skill": 1, "band": 1, "cover": 0, "hill": 0},
+    "distance": 15.5,
+    "casualties": {"0": 0.31, "1": 0.42, "2": 0.2, "3": 0.07},
+    "mean": 1.03,
+    "morale_break": 0.38,
     "destroyed": 0.0,
 }
 OBSERVATION: dict[str, Any] = {
-    "game": "coloured-dice", "round": 2, "rounds": 6, "seat": 0, "phase": "turn",
+    "game": "coloured-dice",
+    "round": 2,
+    "rounds": 6,
+    "seat": 0,
+    "phase": "turn",
     "table": {"width": 48, "height": 36},
     "sides": [
-        {"name": "the Sons of Kaleva", "army": "kaleva", "colour": "#2563eb", "general_morale": 1, "vp": 20,
-         "points": 310, "points_lost": 0},
-        {"name": "the Host of Pohjola", "army": "pohjola", "colour": "#b91c1c", "general_morale": -2, "vp": 0,
-         "points": 300, "points_lost": 40},
+        {
+            "name": "the Sons of Kaleva",
+            "army": "kaleva",
+            "colour": "#2563eb",
+            "general_morale": 1,
+            "vp": 20,
+            "points": 310,
+            "points_lost": 0,
+        },
+        {
+            "name": "the Host of Pohjola",
+            "army": "pohjola",
+            "colour": "#b91c1c",
+            "general_morale": -2,
+            "vp": 0,
+            "points": 300,
+            "points_lost": 40,
+        },
     ],
     "features": [
-        {"id": 0, "kind": "hill", "name": "Hill", "outline": [[2, 14], [10, 14], [10, 20], [2, 20]], "height": 2},
-        {"id": 1, "kind": "forest", "name": "Forest", "outline": [[38, 24], [46, 24], [46, 32], [38, 32]], "height": 0},
-        {"id": 2, "kind": "stream", "name": "Stream", "outline": [[0, 11], [48, 11], [48, 12], [0, 12]], "height": 0},
-        {"id": 3, "kind": "wall", "name": "Wall", "outline": [[20, 20], [26, 20], [26, 20.5], [20, 20.5]], "height": 0},
+        {
+            "id": 0,
+            "kind": "hill",
+            "name": "Hill",
+            "outline": [[2, 14], [10, 14], [10, 20], [2, 20]],
+            "height": 2,
+        },
+        {
+            "id": 1,
+            "kind": "forest",
+            "name": "Forest",
+            "outline": [[38, 24], [46, 24], [46, 32], [38, 32]],
+            "height": 0,
+        },
+        {
+            "id": 2,
+            "kind": "stream",
+            "name": "Stream",
+            "outline": [[0, 11], [48, 11], [48, 12], [0, 12]],
+            "height": 0,
+        },
+        {
+            "id": 3,
+            "kind": "wall",
+            "name": "Wall",
+            "outline": [[20, 20], [26, 20], [26, 20.5], [20, 20.5]],
+            "height": 0,
+        },
     ],
     "objectives": [{"id": 0, "at": [24, 18], "vp": 20, "taken_by": [0]}],
     "units": [ARCHERS, SPEARS, RAIDERS, TROLL],
     "pending": None,
-    "last_roll": {"purpose": "shot", "dice": ["white", "white", "black", "green"], "faces": [1, 4, 6, 5],
-                  "points": 3, "kills": 1, "armour": 1, "wounds": 2},
+    "last_roll": {
+        "purpose": "shot",
+        "dice": ["white", "white", "black", "green"],
+        "faces": [1, 4, 6, 5],
+        "points": 3,
+        "kills": 1,
+        "armour": 1,
+        "wounds": 2,
+    },
     "previews": [PREVIEW],
     "result": None,
 }
@@ -130,7 +242,8 @@ HARNESS = """async ([welcome, view]) => {
   window.sent = [];
   window.previews = [];
   const socket = { act: (seat, a) => { window.sent.push(a); return 1; }, select: () => {},
-    preview: (seat, a) => window.previews.push(a), die: (f) => window.sent.push({ die: f }), close: () => {} };
+    preview: (seat, a) => window.previews.push(a), die: (f) => window.sent.push({ die: f }),
+    close: () => {} };
   const shell = new Shell(document.getElementById('app'), 't1', 'tok', socket, module);
   window.iwgtTable = shell;
   shell.onState('open', '');
@@ -139,17 +252,34 @@ HARNESS = """async ([welcome, view]) => {
 }"""
 
 
-def view_msg(obs: dict[str, Any], actions: list[dict[str, Any]], version: int = 1, to_move: int | None = 0) -> dict[str, Any]:
-    return {"type": "view", "version": version, "seat": 0, "seats": [0, 1], "status": "playing", "to_move": to_move,
-            "observation": obs, "options": {"movable": [], "actions": actions}, "lights": [], "log": [], "events": []}
+def view_msg(
+    obs: dict[str, Any], actions: list[dict[str, Any]], version: int = 1, to_move: int | None = 0
+) -> dict[str, Any]:
+    return {
+        "type": "view",
+        "version": version,
+        "seat": 0,
+        "seats": [0, 1],
+        "status": "playing",
+        "to_move": to_move,
+        "observation": obs,
+        "options": {"movable": [], "actions": actions},
+        "lights": [],
+        "log": [],
+        "events": [],
+    }
 
 
-WELCOME = {"type": "welcome", "table": {"game": "coloured-dice", "title": "Skirmish", "scenario": "skirmish"},
-           "seats": [0, 1], "names": ["Kaleva", "Pohjola"]}
+WELCOME = {
+    "type": "welcome",
+    "table": {"game": "coloured-dice", "title": "Skirmish", "scenario": "skirmish"},
+    "seats": [0, 1],
+    "names": ["Kaleva", "Pohjola"],
+}
 
 
 def serve_screen(route: Route) -> None:
-    """The game's web folder from the source tree (the screen before or without the plug-in's registration)."""
+    """The game's web folder from the source tree (before or without the plug-in's registration)."""
     name = route.request.url.split("/static/games/coloured-dice/")[1].split("?")[0]
     path = WEB / name
     if not path.is_file():
@@ -159,8 +289,13 @@ def serve_screen(route: Route) -> None:
     route.fulfill(status=200, body=path.read_text(), headers={"content-type": kind})
 
 
-def open_fixture(browser: Browser, server: Server, obs: dict[str, Any], actions: list[dict[str, Any]],
-                 viewport: Any = DESKTOP) -> Page:
+def open_fixture(
+    browser: Browser,
+    server: Server,
+    obs: dict[str, Any],
+    actions: list[dict[str, Any]],
+    viewport: Any = DESKTOP,
+) -> Page:
     page = browser.new_page(viewport=viewport)
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -173,7 +308,9 @@ def open_fixture(browser: Browser, server: Server, obs: dict[str, Any], actions:
     return page
 
 
-def feed(page: Page, obs: dict[str, Any], actions: list[dict[str, Any]], version: int, to_move: int | None = 0) -> None:
+def feed(
+    page: Page, obs: dict[str, Any], actions: list[dict[str, Any]], version: int, to_move: int | None = 0
+) -> None:
     page.evaluate("v => window.iwgtTable.onMessage(v)", view_msg(obs, actions, version, to_move))
 
 
@@ -259,7 +396,8 @@ def test_a_shot_shows_range_bands_and_the_pool_preview_before_it_is_sent(desk: P
     expect(bands.locator("polygon")).to_have_count(4)  # 8", 16", 24", 32": four bands (CD-RA-01)
     # The first band is 8" out from the tray's front edge (the tray's front at y = 6 + depth/2).
     front = ARCHERS["tray"]["centre"][1] + ARCHERS["tray"]["depth"] / 2
-    top = page.evaluate("""() => { const pts = document.querySelector('[data-testid="cd-range-band-1"]').getAttribute('points')
+    top = page.evaluate("""() => { const band = document.querySelector('[data-testid="cd-range-band-1"]');
+        const pts = band.getAttribute('points')
         .split(' ').map((p) => p.split(',').map(Number)); return Math.min(...pts.map((p) => p[1])); }""")
     sy = page.evaluate("y => 40 + (36 - y) * 40", front + 8)
     assert abs(top - sy) < 1.0, (top, sy)
@@ -285,7 +423,14 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
     page = desk
     obs = copy.deepcopy(OBSERVATION)
     obs["phase"] = "decide"
-    obs["pending"] = {"kind": "hero", "seat": 0, "unit": 1, "left": 2, "dice": ["white", "orange"], "faces": [3, 5]}
+    obs["pending"] = {
+        "kind": "hero",
+        "seat": 0,
+        "unit": 1,
+        "left": 2,
+        "dice": ["white", "orange"],
+        "faces": [3, 5],
+    }
     hero = [{"type": "hero", "points": k} for k in (-2, -1, 0, 1, 2)]
     feed(page, obs, hero, 2)
     dlg = tid(page, "cd-ask-hero")
@@ -301,11 +446,21 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
     tid(page, "cd-hero-send").click()
     assert sent(page)[-1] == {"type": "hero", "points": 1}
     expect(dlg).to_have_count(0)
-    for kind, ids in (("bear_wound", ("cd-ask-bear", "cd-bear-roll", "roll")),
-                      ("react", ("cd-ask-react", "cd-react-no", "roll")),
-                      ("resist", ("cd-ask-resist", "cd-resist-spend", "spend"))):
-        obs["pending"] = {"kind": kind, "seat": 0, "unit": 2, "wounds": 3, "charger": 3, "dice_count": 2, "cost": 2,
-                          "spell": "curse"}
+    for kind, ids in (
+        ("bear_wound", ("cd-ask-bear", "cd-bear-roll", "roll")),
+        ("react", ("cd-ask-react", "cd-react-no", "roll")),
+        ("resist", ("cd-ask-resist", "cd-resist-spend", "spend")),
+    ):
+        obs["pending"] = {
+            "kind": kind,
+            "seat": 0,
+            "unit": 2,
+            "wounds": 3,
+            "charger": 3,
+            "dice_count": 2,
+            "cost": 2,
+            "spell": "curse",
+        }
         answers = [{"type": kind, ids[2]: True}, {"type": kind, ids[2]: False}]
         version = page.evaluate("() => window.iwgtTable.view.version") + 1
         feed(page, obs, answers, version)
