@@ -155,6 +155,7 @@ class MoveRoll:
     march: bool = False
     blocks_march: bool = False  # a pond on the way: no second move this turn
     bushes: tuple[int, ...] = ()  # bushes crossed (cleared if the unit has more than a few models)
+    start_gap: float = 0.0  # a charge's tray gap at its start (the reaction dice, CD-RE-01)
 
 
 @dataclass(frozen=True, slots=True)
