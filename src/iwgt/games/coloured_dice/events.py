@@ -59,7 +59,7 @@ class TerrainRolled(Event):
 
     unit: int
     feature: int
-    kind: str
+    terrain: str  # the piece's kind (``kind`` is every event's own name)
     roll: int
 
 

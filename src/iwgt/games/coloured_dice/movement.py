@@ -1,0 +1,741 @@
+"""Moving, charging, reforming and rallying: legality and application (CD-MS-01, CD-MS-16, CD-TE, CD-AC).
+
+A ``move`` is a path of tray centres and a final facing; pivots are free; it costs its length. The swept
+area may not cross another tray or impassable ground or leave the table, and the move may not end within
+``ENEMY_GAP`` of an enemy: only a charge ends in contact. Terrain taxes (CD-TE-02..14) are taken off the
+allowance once per feature entered or crossed: the fixed ones at once (an order too long for them is
+refused), the d6 ones rolled as chance nodes when the move is ordered (a ``MoveRoll`` on the pending
+stack); the unit then goes along the ordered path as far as the reduced allowance lets it and stops.
+A second move in a turn is a march: refused in tight order (CD-AC-08) and after a pond (CD-TE).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
+
+from shapely.geometry import MultiPoint, Polygon
+from shapely.ops import unary_union
+
+from iwgt.core.errors import IllegalAction
+from iwgt.core.protocol import Event
+from iwgt.games.coloured_dice import formation
+from iwgt.games.coloured_dice.events import (
+    BushesCleared,
+    TerrainRolled,
+    UnitCharged,
+    UnitMoved,
+    UnitReformed,
+)
+from iwgt.games.coloured_dice.state import CdState, MoveRoll, Unit
+from iwgt.geometry.trays import (
+    Tray,
+    facing_towards,
+    facing_vector,
+    leg_sweep,
+    normal_facing,
+    stop_short,
+    tray_gap,
+    trays_overlap,
+    within_table,
+)
+
+if TYPE_CHECKING:
+    from iwgt.games.coloured_dice.pending import Then
+    from iwgt.games.coloured_dice.rules import Profile
+    from iwgt.games.coloured_dice.terrain import MoveTax
+
+XY = tuple[float, float]
+Step = tuple[CdState, list[Event]]
+
+ENEMY_GAP: Final = 1.0
+"""A move may not end nearer an enemy than this (inches): only a charge ends in contact (cd-spec 1)."""
+CONTACT_EPS: Final = formation.CONTACT_EPS
+"""Two trays this near (inches) touch: engaged (CD-FI)."""
+CAVALRY: Final = "cavalry"
+"""The cavalry kind: a mounted character moves as one (CD-MS-08)."""
+AREA_EPS: Final = 1e-6
+"""Square inches of overlap below which two shapes only touch."""
+GAP_EPS: Final = 1e-6
+"""Rounding slack (inches) in distance checks."""
+MOVE_EPS: Final = 1e-6
+"""Inches of path below which a move is a pivot in place."""
+SHORT_STEP: Final = 0.25
+"""When the terrain dice stop a unit where it may not stand, it backs off this much at a time (inches)."""
+OFFER_SHARES: Final = (1.0, 0.5)
+"""The legal actions offer moves of the full and half allowance."""
+OFFER_DIRECTIONS: Final = (0.0, 90.0, -90.0, 180.0)
+"""And moves forward, to either side and back (degrees from the unit's facing)."""
+OFFER_ENEMIES: Final = 3
+"""Moves are offered towards the nearest few enemy units."""
+ROUNDING_MARGIN: Final = 0.02
+"""Offered ends are rounded to hundredths a hair inside the reach."""
+MIN_OFFER: Final = 0.5
+"""No move shorter than this (inches) is offered."""
+DIE_MAX: Final = 6
+"""An ordinary d6."""
+
+
+# ------------------------------------------------------------------ the unit's facts
+
+
+def profile_of(unit: Unit) -> Profile:
+    """The unit's profile (``data/armies.toml``)."""
+    from iwgt.games.coloured_dice.rules import profile
+
+    return profile(unit.army, unit.key)
+
+
+def has(p: Profile, ability: str) -> bool:
+    """Whether a profile has an ability (formation, skirmish, mounted, immaterial...)."""
+    return ability in p.abilities
+
+
+def terrain_class(p: Profile) -> str:
+    """How terrain treats the unit (CD-TE, CD-MS-08): by its kind (monsters and characters on foot as
+    infantry), mounted ones as cavalry, immaterial spirits ignore it (``spirit``)."""
+    from iwgt.games.coloured_dice import rules as data
+
+    if has(p, "immaterial"):
+        return "spirit"
+    if has(p, "mounted"):
+        return "cavalry"
+    return str(data.terrain_class(p))
+
+
+def orders_of(p: Profile) -> tuple[str, ...]:
+    """The orders a unit may take: loose or tight with 'formation', skirmish with 'skirmish', else open."""
+    from iwgt.games.coloured_dice.rules import orders_for
+
+    return tuple(orders_for(p))
+
+
+def unit_tray(p: Profile, order: str, centre: XY, facing: float, models: int, files: int) -> Tray:
+    """A unit's tray laid out from its centre (formation.py)."""
+    return formation.block_tray(centre, facing, models, files, formation.cell_size(p.kind, order))
+
+
+def allowance(state: CdState, unit: Unit) -> float:
+    """The inches of one move action (designed, by kind: rules.move_allowance; a mounted character as
+    cavalry), with spell and spirit bonuses (a buff ``move``, magic's ``move_bonus``)."""
+    from iwgt.games.coloured_dice.rules import move_allowance, rules
+
+    p = profile_of(unit)
+    base = float(move_allowance(p))
+    if has(p, "mounted") and p.kind != CAVALRY:
+        base = float(rules().kinds[CAVALRY].move)
+    return max(0.0, base + unit.buff_total("move") + _magic_move_bonus(state, unit))
+
+
+def _magic_move_bonus(state: CdState, unit: Unit) -> float:
+    """A bound spirit's or rune's move bonus (magic.py), 0 while magic has none."""
+    try:
+        from iwgt.games.coloured_dice import magic
+    except ImportError:  # TODO(core): magic.move_bonus not there yet
+        return 0.0
+    bonus = getattr(magic, "move_bonus", None)
+    return 0.0 if bonus is None else float(bonus(state, unit))
+
+
+# ------------------------------------------------------------------ who is where
+
+
+def others(state: CdState, uid: int) -> list[Unit]:
+    """Every other unit on the table."""
+    return [u for u in state.units if u.id != uid and u.on_table]
+
+
+def engaged(state: CdState, unit: Unit) -> list[int]:
+    """The enemy units in contact with this one (tray gap within ``CONTACT_EPS``)."""
+    if not unit.on_table:
+        return []
+    return [
+        e.id
+        for e in state.units
+        if e.on_table and e.seat != unit.seat and tray_gap(unit.tray, e.tray) <= CONTACT_EPS
+    ]
+
+
+def _radius(t: Tray) -> float:
+    return math.hypot(t.frontage, t.depth) / 2
+
+
+def _impassable(state: CdState, p: Profile) -> list[Polygon]:
+    """The ground the unit may not enter: impassable pieces (rocks), and forest for cavalry (CD-TE)."""
+    from iwgt.games.coloured_dice.terrain import blocked_area
+
+    return blocked_area(state.terrain(), terrain_class(p))
+
+
+def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[int] = ()) -> str | None:
+    """Why the unit's tray may not end here: off the table, on another tray, within ``ENEMY_GAP`` of an
+    enemy, in impassable ground; None when it may. ``ignore``: units not checked (a charge's target)."""
+    if not within_table(tray, state.width, state.height):
+        return "CD-MS-01: the tray would leave the table"
+    reach = _radius(tray)
+    for other in others(state, unit.id):
+        if other.id in ignore:
+            continue
+        if math.dist(other.tray.centre, tray.centre) > reach + _radius(other.tray) + ENEMY_GAP + GAP_EPS:
+            continue
+        if trays_overlap(tray, other.tray):
+            return f"CD-MS-01: the tray would stand on {other.name}"
+        if other.seat != unit.seat:
+            gap = tray_gap(tray, other.tray)
+            if gap < ENEMY_GAP - GAP_EPS:
+                return (
+                    f'CD-MS-16: a move may not end within {ENEMY_GAP:g}" of an enemy ({other.name} would be '
+                    f'{gap:.2f}" away): only a charge ends in contact'
+                )
+    poly = tray.polygon()
+    if any(poly.intersection(b).area > AREA_EPS for b in _impassable(state, profile_of(unit))):
+        return "CD-TE: the tray would stand on ground the unit may not enter"
+    return None
+
+
+def why_not_leg(state: CdState, unit: Unit, sweep: Polygon, *, ignore: Sequence[int] = ()) -> str | None:
+    """Why a swept area may not be crossed: another tray or impassable ground in the way (CD-MS-01)."""
+    for other in others(state, unit.id):
+        if other.id in ignore:
+            continue
+        if sweep.intersection(other.tray.polygon()).area > AREA_EPS:
+            return f"CD-MS-01: the move would cross {other.name}"
+    if any(sweep.intersection(b).area > AREA_EPS for b in _impassable(state, profile_of(unit))):
+        return "CD-TE: the move would cross ground the unit may not enter"
+    return None
+
+
+def why_not_act(state: CdState, seat: int, uid: int) -> Unit | str:
+    """The unit if the seat may give it an action now, else why not."""
+    if not 0 <= uid < len(state.units):
+        return f"there is no unit {uid}"
+    unit = state.units[uid]
+    if unit.seat != seat:
+        return f"{unit.name} is not yours"
+    if not unit.on_table:
+        return f"{unit.name} is no longer on the table"
+    if unit.actions_left <= 0:
+        return f"CD-AC-01: {unit.name} has no action left this turn"
+    return unit
+
+
+def _taxes(state: CdState, unit: Unit, path: Sequence[XY], facing: float | None) -> MoveTax:
+    """The terrain taxes of a move along ``path`` (terrain.py): fixed inches, d6 pieces, blocked, pond,
+    bushes crossed and cleared."""
+    from iwgt.games.coloured_dice.terrain import move_taxes
+
+    cls = terrain_class(profile_of(unit))
+    return move_taxes(
+        unit.tray, path, state.terrain(), cls, models=unit.models, files=unit.files, facing=facing
+    )
+
+
+# ------------------------------------------------------------------ moves
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """An ordered move checked: its centres, its length, the allowance and the taxes met."""
+
+    centres: tuple[XY, ...]
+    facing: float
+    length: float
+    allowance: float
+    tax: MoveTax
+    march: bool
+
+
+def _sweep(start: Tray, centres: Sequence[XY]) -> Polygon:
+    """The area the tray sweeps along the legs, keeping its facing (pivots at the end are free)."""
+    tray = start
+    parts: list[Polygon] = [start.polygon()]
+    for to in centres:
+        parts.append(leg_sweep(tray, to))
+        tray = tray.moved(to)
+    shape = unary_union(parts)
+    return shape if isinstance(shape, Polygon) else _hull([*start.corners()])
+
+
+def _hull(points: Sequence[XY]) -> Polygon:
+    """The convex hull of some points as a polygon."""
+    hull = MultiPoint(list(points)).convex_hull
+    return hull if isinstance(hull, Polygon) else Polygon(points)
+
+
+def why_not_move_now(state: CdState, unit: Unit) -> str | None:
+    """Why the unit may not take a move action now (engaged, or a forbidden march), else None."""
+    if engaged(state, unit):
+        return f"CD-FI: {unit.name} is engaged: it may only fight, cast or reform in place (designed)"
+    if unit.moved >= 1:
+        if unit.order == "tight":
+            return f"CD-AC-08: {unit.name} is in tight order: no second move (no marching) this turn"
+        if unit.marching_blocked:
+            return f"CD-TE: {unit.name} crossed a pond this turn: no marching"
+    return None
+
+
+def plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> MovePlan | str:
+    """The ordered move checked (its fixed taxes within the allowance), or why it may not be made."""
+    why = why_not_move_now(state, unit)
+    if why is not None:
+        return why
+    facing = normal_facing(facing)
+    centres = tuple((float(x), float(y)) for x, y in path)
+    length = 0.0
+    here = unit.tray.centre
+    for to in centres:
+        length += math.dist(here, to)
+        here = to
+    reach = allowance(state, unit)
+    moving = length > MOVE_EPS
+    sweep = _sweep(unit.tray, centres) if moving else unit.tray.polygon()
+    if moving:
+        why = why_not_leg(state, unit, sweep)
+        if why is not None:
+            return why
+    end = unit.tray.moved(centres[-1], facing) if centres else unit.tray.pivoted(facing)
+    why = why_not_stand(state, unit, end)
+    if why is not None:
+        return why
+    tax = _taxes(state, unit, centres, facing) if moving else _no_tax()
+    if tax.blocked is not None:
+        return f"CD-TE: {tax.blocked}"
+    if length > reach - tax.fixed + GAP_EPS:
+        taxed = f' less {tax.fixed:g}" of terrain' if tax.fixed else ""
+        return f'CD-MS-01: the path is {length:.2f}" long; {unit.name} moves {reach:g}"{taxed}'
+    return MovePlan(centres, facing, length, reach, tax, unit.moved >= 1)
+
+
+def _no_tax() -> MoveTax:
+    from iwgt.games.coloured_dice.terrain import MoveTax
+
+    return MoveTax()
+
+
+def _spend(unit: Unit, *, move: bool) -> Unit:
+    """The unit with one action used (and one move counted)."""
+    return replace(unit, actions_left=unit.actions_left - 1, moved=unit.moved + (1 if move else 0))
+
+
+def apply_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> Step:
+    """Order a move: refused with the clause, or the action spent and the move made (after its terrain dice,
+    when it has any: a ``MoveRoll`` is pushed and ``finish_roll`` completes it)."""
+    plan = plan_move(state, unit, path, facing)
+    if isinstance(plan, str):
+        raise IllegalAction(plan)
+    unit = _spend(unit, move=True)
+    state = state.with_unit(unit)
+    roll = MoveRoll(
+        unit=unit.id,
+        path=plan.centres,
+        facing=plan.facing,
+        allowance=max(0.0, plan.allowance - plan.tax.fixed),
+        fixed=plan.tax.fixed,
+        dice=tuple(plan.tax.d6_features),
+        march=plan.march,
+        blocks_march=plan.tax.marching_blocked,
+        bushes=tuple(plan.tax.bushes_removed),
+    )
+    if roll.dice:
+        return state.push(roll), []
+    return _finish_move(state, roll)
+
+
+def roll_terrain(state: CdState, face: int) -> Step:
+    """A terrain die of the ``MoveRoll`` on top; the last one completes the move or charge."""
+    top = state.top
+    if not isinstance(top, MoveRoll):
+        raise IllegalAction("no terrain die is awaited")
+    if not 1 <= face <= DIE_MAX:
+        raise IllegalAction(f"a d6 shows 1 to {DIE_MAX}, not {face}")
+    fid = top.dice[len(top.rolled)]
+    mr = replace(top, rolled=(*top.rolled, face))
+    events: list[Event] = [TerrainRolled(top.unit, fid, state.piece(fid).kind, face)]
+    if len(mr.rolled) < len(mr.dice):
+        return state.with_top(mr), events
+    state = state.pop()
+    state, more = _finish_charge(state, mr) if mr.target is not None else _finish_move(state, mr)
+    return state, events + more
+
+
+def _cut(start: XY, centres: Sequence[XY], budget: float) -> tuple[list[XY], bool]:
+    """The path cut where ``budget`` inches run out (and whether it was cut)."""
+    out: list[XY] = []
+    here = start
+    left = budget
+    for to in centres:
+        d = math.dist(here, to)
+        if d <= left + GAP_EPS:
+            out.append(to)
+            left -= d
+            here = to
+            continue
+        share = max(0.0, left) / d if d > 0 else 0.0
+        out.append((here[0] + (to[0] - here[0]) * share, here[1] + (to[1] - here[1]) * share))
+        return out, True
+    return out, False
+
+
+def _finish_move(state: CdState, mr: MoveRoll) -> Step:
+    """Make the move as far as the allowance left after the dice goes (CD-TE: no refusal after the roll)."""
+    unit = state.unit(mr.unit)
+    budget = max(0.0, mr.allowance - sum(mr.rolled))
+    centres, stopped = _cut(unit.tray.centre, mr.path, budget)
+    tray = unit.tray
+    if not stopped:
+        end = unit.tray.moved(centres[-1], mr.facing) if centres else unit.tray.pivoted(mr.facing)
+        tray = end
+    else:
+        tray = _back_off(state, unit, centres, mr.facing)
+    used = _length(unit.tray.centre, _path_to(unit.tray.centre, centres, tray.centre))
+    unit = replace(unit, tray=tray, marching_blocked=unit.marching_blocked or mr.blocks_march)
+    state = state.with_unit(unit)
+    events: list[Event] = [
+        UnitMoved(
+            unit.id,
+            tuple(centres),
+            tray.centre,
+            tray.facing,
+            mr.allowance + mr.fixed,
+            used,
+            mr.march,
+            mr.fixed + sum(mr.rolled),
+            stopped,
+        )
+    ]
+    state, cleared = _clear_bushes(state, unit, mr.bushes, stopped)
+    return state, events + cleared
+
+
+def _path_to(start: XY, centres: list[XY], end: XY) -> list[XY]:
+    """The centres up to the end the unit reached."""
+    return [*centres[:-1], end] if centres else []
+
+
+def _length(start: XY, centres: Sequence[XY]) -> float:
+    total, here = 0.0, start
+    for to in centres:
+        total += math.dist(here, to)
+        here = to
+    return total
+
+
+def _back_off(state: CdState, unit: Unit, centres: list[XY], facing: float) -> Tray:
+    """Where a move cut short by the dice ends: its cut end (facing as ordered if that fits, else as it
+    was), backing off along the last leg ``SHORT_STEP`` at a time to a place it may stand."""
+    start = unit.tray.centre
+    prev = centres[-2] if len(centres) > 1 else start
+    end = centres[-1]
+    d = math.dist(prev, end)
+    steps = int(d / SHORT_STEP) + 1
+    for k in range(steps + 1):
+        share = max(0.0, 1 - k * SHORT_STEP / d) if d > 0 else 0.0
+        at = (prev[0] + (end[0] - prev[0]) * share, prev[1] + (end[1] - prev[1]) * share)
+        for f in (facing, unit.tray.facing):
+            t = unit.tray.moved(at, f)
+            if why_not_stand(state, unit, t) is None:
+                return t
+    return unit.tray if len(centres) <= 1 else _back_off(state, unit, centres[:-1], facing)
+
+
+def _clear_bushes(state: CdState, unit: Unit, bushes: Sequence[int], stopped: bool) -> Step:
+    """Bushes more than ``FEW_MODELS`` of the unit's models went through are cleared (CD-TE-08)."""
+    if stopped or not bushes:
+        return state, []
+    feats = list(state.features)
+    events: list[Event] = []
+    for fid in bushes:
+        feats[fid] = replace(feats[fid], removed=True)
+        events.append(BushesCleared(fid, unit.id))
+    return replace(state, features=tuple(feats)), events
+
+
+# ------------------------------------------------------------------ charges
+
+
+def sees(state: CdState, viewer: Unit, target: Unit) -> bool:
+    """Whether the viewer sees the target (terrain.py: forests block; no models block)."""
+    from iwgt.games.coloured_dice.terrain import sees as terrain_sees
+
+    return bool(terrain_sees(viewer.tray, target.tray, state.terrain()))
+
+
+@dataclass(frozen=True, slots=True)
+class ChargePlan:
+    """A charge checked: where the charger ends, how far its tray goes, the taxes met, the start gap."""
+
+    end: Tray
+    distance: float
+    allowance: float
+    tax: MoveTax
+    gap: float
+    march: bool
+
+
+def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
+    """A charge on a visible enemy in reach, or why not (CD-MS-16)."""
+    if not 0 <= target_id < len(state.units):
+        return f"there is no unit {target_id}"
+    target = state.unit(target_id)
+    if target.seat == unit.seat or not target.on_table:
+        return f"CD-MS-16: {target.name} is not an enemy unit on the table"
+    if unit.shaken:
+        return f"CD-MO: {unit.name} is shaken: it may not charge (designed)"
+    why = why_not_move_now(state, unit)
+    if why is not None:
+        return why
+    if not sees(state, unit, target):
+        return f"CD-MS-16: {unit.name} cannot see {target.name}"
+    end = formation.charge_end(unit.tray, target.tray)
+    distance = math.dist(unit.tray.centre, end.centre)
+    reach = allowance(state, unit)
+    sweep = _hull([*unit.tray.corners(), *end.corners()])
+    why = why_not_leg(state, unit, sweep, ignore=(target.id,))
+    if why is not None:
+        return why
+    why = why_not_stand(state, unit, end, ignore=(target.id,))
+    if why is not None and "CD-MS-16" not in why:
+        return why
+    if (
+        why is not None
+    ):  # within 1" of another enemy at the end: a charge ends in contact with its target only
+        return why
+    tax = _taxes(state, unit, (end.centre,), end.facing)
+    if tax.blocked is not None:
+        return f"CD-TE: {tax.blocked}"
+    if distance > reach - tax.fixed + GAP_EPS:
+        taxed = f' less {tax.fixed:g}" of terrain' if tax.fixed else ""
+        return f'CD-MS-16: {target.name} is {distance:.2f}" away; {unit.name} moves {reach:g}"{taxed}'
+    return ChargePlan(end, distance, reach, tax, tray_gap(unit.tray, target.tray), unit.moved >= 1)
+
+
+CHARGE_THEN: Final = "cd_charge"
+"""The tag of a charge's continuation: it completes after the target's reaction (resolve.register_then)."""
+
+
+def apply_charge(state: CdState, unit: Unit, target_id: int) -> Step:
+    """Order a charge: the action spent; the target may react first (CD-RE-01/02, combat's); then the
+    charge's continuation rolls the terrain dice (if any) and makes contact."""
+    from iwgt.games.coloured_dice import resolve
+
+    plan = plan_charge(state, unit, target_id)
+    if isinstance(plan, str):
+        raise IllegalAction(plan)
+    unit = _spend(unit, move=True)
+    state = state.with_unit(unit)
+    state = resolve.push_then(state, CHARGE_THEN, (unit.id, target_id, float(plan.gap), int(plan.march)))
+    state, events = resolve.begin_reaction(state, target_id, unit.id)
+    state = resolve.settle(state, events)
+    return state, events
+
+
+def _charge_then(state: CdState, then: Then, events: list[Event]) -> CdState:
+    """After the reaction: a charger still on the table and steady goes on (terrain dice, then contact)."""
+    uid, tid, gap, march = int(then.data[0]), int(then.data[1]), float(then.data[2]), bool(then.data[3])
+    unit, target = state.unit(uid), state.unit(tid)
+    if not unit.on_table or not target.on_table or unit.shaken:
+        events.append(UnitCharged(uid, tid, "", 0.0, unit.tray.centre, unit.tray.facing, False))
+        return state
+    end = formation.charge_end(unit.tray, target.tray)
+    tax = _taxes(state, unit, (end.centre,), end.facing)
+    roll = MoveRoll(
+        unit=uid,
+        path=(end.centre,),
+        facing=end.facing,
+        allowance=max(0.0, allowance(state, unit) - tax.fixed),
+        fixed=tax.fixed,
+        dice=tuple(tax.d6_features),
+        target=tid,
+        march=march,
+        blocks_march=tax.marching_blocked,
+        bushes=tuple(tax.bushes_removed),
+        start_gap=gap,
+    )
+    if roll.dice:
+        return state.push(roll)
+    state, more = _finish_charge(state, roll)
+    events.extend(more)
+    return state
+
+
+def _finish_charge(state: CdState, mr: MoveRoll) -> Step:
+    """Contact if the allowance left reaches; else the charger goes straight as far as it can, stopping
+    ``ENEMY_GAP`` short of the enemy."""
+    assert mr.target is not None
+    unit = state.unit(mr.unit)
+    target = state.unit(mr.target)
+    budget = max(0.0, mr.allowance - sum(mr.rolled))
+    end = formation.charge_end(unit.tray, target.tray)
+    distance = math.dist(unit.tray.centre, end.centre)
+    contact = distance <= budget + GAP_EPS
+    if contact:
+        tray = end
+    else:
+        d = (end.centre[0] - unit.tray.centre[0], end.centre[1] - unit.tray.centre[1])
+        slide = stop_short(
+            unit.tray,
+            d,
+            budget,
+            stops_at=[e.tray for e in others(state, unit.id) if e.seat != unit.seat],
+            edges=(state.width, state.height),
+            gap=ENEMY_GAP,
+        )
+        tray = slide.end
+        if why_not_stand(state, unit, tray) is not None:
+            tray = unit.tray
+    unit = replace(unit, tray=tray, marching_blocked=unit.marching_blocked or mr.blocks_march)
+    state = state.with_unit(unit)
+    events: list[Event] = [
+        UnitCharged(
+            unit.id,
+            target.id,
+            _side(unit.tray, target.tray) if contact else "",
+            round(distance, 3),
+            tray.centre,
+            tray.facing,
+            contact,
+        )
+    ]
+    state, cleared = _clear_bushes(state, unit, mr.bushes, not contact)
+    return state, events + cleared
+
+
+def _side(charger: Tray, target: Tray) -> str:
+    from iwgt.geometry.trays import engaged_edge
+
+    return str(engaged_edge(charger, target))
+
+
+# ------------------------------------------------------------------ reform and rally
+
+
+def plan_reform(state: CdState, unit: Unit, order: str, files: int, facing: float | None) -> Tray | str:
+    """The unit's new tray after a reform (about its front centre), or why not (CD-AC-05..08)."""
+    p = profile_of(unit)
+    allowed = orders_of(p)
+    if order not in allowed:
+        return f"CD-AC-07: {unit.name} may take only the order(s) {', '.join(allowed)}"
+    if not 1 <= files <= unit.models:
+        return f"CD-AC: {unit.name} has {unit.models} models: 1 to {unit.models} files"
+    if (
+        order == unit.order
+        and files == formation.files_of(unit.models, unit.files)
+        and (facing is None or abs(normal_facing(facing) - unit.tray.facing) < 1e-6)
+    ):
+        return "CD-AC: the unit already stands so"
+    cell = formation.cell_size(p.kind, order)
+    tray, _ = formation.reform(unit.tray, unit.models, files, cell, facing=facing)
+    foes = engaged(state, unit)
+    why = why_not_stand(state, unit, tray, ignore=foes)
+    if why is not None:
+        return why
+    if any(trays_overlap(tray, state.unit(e).tray) for e in foes):
+        return "CD-MS-01: the new block would stand on the enemy it fights"
+    return tray
+
+
+def apply_reform(state: CdState, unit: Unit, order: str, files: int, facing: float | None) -> Step:
+    """Reform: one action; the models laid out anew (coherency holds by construction)."""
+    tray = plan_reform(state, unit, order, files, facing)
+    if isinstance(tray, str):
+        raise IllegalAction(tray)
+    unit = replace(
+        _spend(unit, move=False), tray=tray, order=order, files=formation.files_of(unit.models, files)
+    )
+    return state.with_unit(unit), [UnitReformed(unit.id, order, unit.files, tray.facing)]
+
+
+def why_not_rally(state: CdState, unit: Unit) -> str | None:
+    """Why the unit may not rally: it is steady, engaged, or has acted this turn (designed)."""
+    if not unit.shaken:
+        return f"CD-MO: {unit.name} is steady: nothing to rally"
+    if engaged(state, unit):
+        return f"CD-MO: {unit.name} is engaged: it may not rally (designed)"
+    if unit.moved or unit.attacked or unit.actions_left < _full_actions(unit):
+        return f"CD-MO: a rally takes all of {unit.name}'s actions this turn (designed)"
+    return None
+
+
+def _full_actions(unit: Unit) -> int:
+    from iwgt.games.coloured_dice.flow import actions_for
+
+    return actions_for(unit)
+
+
+# ------------------------------------------------------------------ offered moves
+
+
+def _nearest(state: CdState, unit: Unit) -> Unit | None:
+    foes = state.enemies(unit.seat)
+    return min(foes, key=lambda e: math.dist(e.tray.centre, unit.tray.centre)) if foes else None
+
+
+def offered_facing(state: CdState, unit: Unit, at: XY) -> float:
+    """The facing an offered move ends with: towards the nearest enemy, else as the unit faces."""
+    foe = _nearest(state, unit)
+    if foe is None:
+        return round(unit.tray.facing, 1)
+    return round(facing_towards(at, foe.tray.centre), 1)
+
+
+def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]]:
+    """A modest spread of legal one-leg moves: towards the nearest enemies (stopping ``ENEMY_GAP`` short)
+    and each objective, at full and half allowance, and forward, sideways and back."""
+    if why_not_move_now(state, unit) is not None:
+        return []
+    reach = allowance(state, unit)
+    if reach < MIN_OFFER:
+        return []
+    tray = unit.tray
+    cx, cy = tray.centre
+    near = reach + 2 * _radius(tray) + ENEMY_GAP
+    friends = [o.tray for o in others(state, unit.id) if o.seat == unit.seat]
+    foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, tray.centre))
+    blockers: list[Polygon | Tray] = [t for t in friends if math.dist(t.centre, tray.centre) <= near]
+    blockers += _impassable(state, profile_of(unit))
+    foe_trays: list[Polygon | Tray] = [e.tray for e in foes if math.dist(e.tray.centre, tray.centre) <= near]
+    goals: list[tuple[XY, float | None]] = []
+    for e in foes[:OFFER_ENEMIES]:
+        goals.append((e.tray.centre, None))
+    for o in state.objectives:
+        goals.append((o.at, math.dist(o.at, tray.centre)))
+    directions: list[tuple[XY, float]] = []
+    for at, limit in goals:
+        span = math.dist(at, tray.centre)
+        if span > MOVE_EPS:
+            way = ((at[0] - cx) / span, (at[1] - cy) / span)
+            directions.append((way, reach if limit is None else min(limit, reach)))
+    for rel in OFFER_DIRECTIONS:
+        directions.append((facing_vector(tray.facing + rel), reach))
+    out: list[tuple[tuple[XY, ...], float]] = []
+    seen: set[XY] = set()
+    for d, most in directions:
+        far = stop_short(
+            tray, d, most, stops_at=blockers, edges=(state.width, state.height), gap=GAP_EPS * 10
+        )
+        dist = far.moved
+        if foe_trays:
+            dist = min(dist, stop_short(tray, d, most, stops_at=foe_trays, gap=ENEMY_GAP).moved)
+        for share in OFFER_SHARES:
+            length = dist * share - ROUNDING_MARGIN
+            if length < MIN_OFFER:
+                continue
+            to = (math.floor((cx + d[0] * length) * 100) / 100, math.floor((cy + d[1] * length) * 100) / 100)
+            if to in seen:
+                continue
+            seen.add(to)
+            for facing in (offered_facing(state, unit, to), round(tray.facing, 1)):
+                plan = plan_move(state, unit, (to,), facing)
+                if isinstance(plan, MovePlan):
+                    out.append(((to,), facing))
+                    break
+    return out
+
+
+def register() -> None:
+    """Register the charge's continuation with the resolution stack (called when the game is built)."""
+    from iwgt.games.coloured_dice import resolve
+
+    resolve.register_then(CHARGE_THEN, _charge_then)
