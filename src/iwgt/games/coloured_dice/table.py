@@ -39,7 +39,7 @@ from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, YELLOW, Li
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.games.coloured_dice import actions as act
-from iwgt.games.coloured_dice.words import CdWords, Names, sentence
+from iwgt.games.coloured_dice.words import CdWords, Names, face_label, sentence
 
 ATTACK_MS: Final = 3000
 """How long an attack's lights flash before the casualties and removals show."""
@@ -527,16 +527,6 @@ def attack_kind(e: Any) -> str:
     return ""
 
 
-def face_label(colour: str, face: Any) -> str:
-    """What a die shows, read off the die from its face index 1..6 (``dice.face_value``): ``2``, ``kill``."""
-    from iwgt.games.coloured_dice.dice import face_value
-
-    try:
-        return str(face_value(colour, int(face)))
-    except (KeyError, ValueError, TypeError, IndexError):
-        return str(face)
-
-
 def find_preview(previews: Sequence[JSON], kind: str, target: Any, spell: Any = None) -> JSON | None:
     """The observation's preview of an attack of ``kind`` (an order's type or a preview's kind) at
     ``target``, or None."""
@@ -627,4 +617,4 @@ def _reach(
     return [_xy(p) for p in list(hull.exterior.coords)[:-1]]
 
 
-__all__ = ["CD_EFFECTS", "CdAdapter", "face_label", "find_preview", "range_bands", "roll_json"]
+__all__ = ["CD_EFFECTS", "CdAdapter", "find_preview", "range_bands", "roll_json"]

@@ -31,6 +31,9 @@ ORDERS: Final = {
 }
 """A unit's order in words (CD-AC-05..08)."""
 
+PERSONS: Final = frozenset({"Lemminkäinen", "Väinämöinen", "Louhi"})
+"""The armies' characters named as persons, who take no article (``Louhi casts``, not ``The Louhi``)."""
+
 SIDES: Final = {
     "front": "front",
     "flank": "flank",
@@ -156,9 +159,14 @@ class Names:
         return said[:1].upper() + said[1:]
 
     def the_(self, uid: Any) -> str:
-        """A unit's name with its article inside a sentence: ``the Spearmen``."""
+        """A unit's name with its article inside a sentence: ``the Spearmen``; a person's name has none
+        (``Louhi``), and a name that has its own article keeps it (``the Master of Pohjola``)."""
         name = self.unit(uid)
-        return name if name.startswith("unit ") else f"the {name}"
+        if name.startswith("unit ") or name.split(" (", 1)[0] in PERSONS:
+            return name
+        if name.startswith("The "):
+            return "t" + name[1:]
+        return f"the {name}"
 
     def subj(self, uid: Any, verb: str) -> str:
         """A unit and its verb, agreeing: ``The Spearmen roll``, ``The Troll rolls`` (one model: singular)."""
