@@ -1,6 +1,6 @@
 """Shooting through the engine with scripted faces (CD-SH, CD-RA-01..06, CD-MS-15 designed, CD-GM-08/09).
 
-The javelin men (seat 0: 16 models in one rank, skill 0, one blue die each, range 8") stand with their front on
+The javelin men (seat 0: 16 models in one rank, skill 0, one blue die each, range 8") have their front on
 y = 5.5; the target's near edge is 23" or 25" beyond. Blue faces: 1..3 -> 1 point, 4 -> 2, 5..6 -> miss.
 """
 
@@ -88,7 +88,7 @@ def _melee_shot(friend_models: int) -> resolve.Step:
 
 def test_cd_ms_15_own_fire_half_the_wounds_fall_on_the_engaged_friend() -> None:
     """CD-MS-15 designed, CD-GM-08: the friend comes under fire (-1 at once). Four blue 2s = 8 points at
-    armour 1 + skill 0 + band 1 (13.6" away) = 2, 3 a wound: 2 wounds; floor(2 / 2) = 1 falls on the friend."""
+    armour 1 + skill 0 + band 1 (13.6" away) = 2, 3 a wound: 2 wounds; floor(2 / 2) = 1 on the friend."""
     st0, ev0 = _melee_shot(10)
     assert st0.general_morale == (-1, 0)
     assert [e.event for e in of(ev0, GeneralMoraleChanged)] == ["own_fire"]

@@ -49,7 +49,7 @@ def test_cd_ch_17_worked_example() -> None:
 
 def test_cd_ch_16_the_wound_may_be_let_through() -> None:
     """CD-CH-16: the owner declines: the wounds go through; the dice stay for later (CD-CH-15)."""
-    st, ev = drive(_at("hero", ("white",) * 3, 1), [3, 3, 3, Hero(0), BearWound(False)])
+    st, _ = drive(_at("hero", ("white",) * 3, 1), [3, 3, 3, Hero(0), BearWound(False)])
     assert st.unit(1).destroyed and st.unit(1).bear_left == 2
 
 
