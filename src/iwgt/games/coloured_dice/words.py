@@ -19,9 +19,11 @@ from typing import Any, Final
 
 from iwgt.core.protocol import JSON, Event, Seat
 
-SILENT_ACTIONS: Final = frozenset({"move", "charge", "reform", "end_turn", "fight", "shoot", "release"})
+SILENT_ACTIONS: Final = frozenset(
+    {"move", "charge", "reform", "end_turn", "fight", "shoot", "cast", "release"}
+)
 """Action types whose own events tell all of them (``UnitMoved``, ``UnitCharged``, ``UnitReformed``,
-``TurnEnded``, ``AttackDeclared``, ``SpiritReleased``)."""
+``TurnEnded``, ``AttackDeclared``, ``SpellCast``, ``SpiritReleased``)."""
 
 ORDERS: Final = {
     "open": "open order",
@@ -219,20 +221,13 @@ def spell_name(key: Any) -> str:
 
 
 def _magic_names() -> dict[str, str]:
-    """Every spell's and spirit's name by key, from the magic data (empty while there is none)."""
-    import importlib
+    """Every spell's, gift's, spirit's and rune's name by key, from the magic data."""
+    from iwgt.games.coloured_dice.magic_data import magic_rules
 
-    try:
-        magic = importlib.import_module("iwgt.games.coloured_dice.magic")
-        data = magic.magic_rules()
-    except (ImportError, AttributeError):
-        return {}
+    m = magic_rules()
     out: dict[str, str] = {}
-    for group in ("spells", "spirits", "runes", "gifts"):
-        for key, value in (getattr(data, group, None) or {}).items():
-            name = getattr(value, "name", None)
-            if isinstance(name, str) and name:
-                out[str(key)] = name
+    for group in (m.spells, m.gifts, m.spirits, m.runes, m.combos):
+        out.update({str(k): v.name for k, v in group.items()})
     return out
 
 
@@ -307,7 +302,7 @@ ATTACKS: Final = {
     "stand_and_shoot": "stand and shoot at",
     "spell": "cast at",
 }
-"""An attack's kind (``AttackDeclared.kind``), as its verb."""
+"""An attack's kind (``AttackDeclared.attack``), as its verb."""
 
 PARTS: Final = {
     "armour": "armour",
@@ -330,7 +325,7 @@ def face_label(colour: str, index: Any) -> str:
 
 
 def _attack_declared(e: Any, n: Names) -> str:
-    verb = ATTACKS.get(str(e.kind), "attack")
+    verb = ATTACKS.get(str(e.attack), "attack")
     parts = [
         f"{PARTS.get(k, k)} {signed(v) if k != 'armour' else v}" for k, v in e.parts if v or k == "armour"
     ]
@@ -452,6 +447,49 @@ def _fight_begun(e: Any, n: Names) -> str:
     return f"{n.the(e.first)} and {n.the_(e.second)} fight: {n.the_(e.first)} strike first ({why(e.why)})."
 
 
+EFFECTS: Final = {
+    "armour": "armour",
+    "move": "inches of move",
+    "dice": "dice",
+}
+"""A spell's bonus, as its sentence names it."""
+
+
+def _spell_cast(e: Any, n: Names) -> str:
+    said = f"{n.subj(e.unit, 'cast')} {spell_name(e.spell)}"
+    if e.target is not None:
+        said += f" at {n.the_(e.target)}"
+    elif e.at is not None:
+        said += f" at {point(e.at)}"
+    if e.cost:
+        said += f" ({e.cost} Will)"
+    return said + "."
+
+
+def _spell_resisted(e: Any, n: Names) -> str:
+    return f"{n.subj(e.unit, 'resist')} {spell_name(e.spell)}, spending {e.cost} Will: it does nothing."
+
+
+def _magic_buff(e: Any, n: Names) -> str:
+    what = EFFECTS.get(e.effect, why(e.effect))
+    return (
+        f"{spell_name(e.spell)}: {n.the_(e.unit)} {'has' if e.unit in n.single else 'have'} "
+        f"{signed(e.amount)} {what} until round {e.until_round}."
+    )
+
+
+def _unit_healed(e: Any, n: Names) -> str:
+    back = f", {count(e.models, 'model')} back" if e.models else ""
+    return f"{spell_name(e.spell)} heals {n.the_(e.unit)}: {count(e.wounds, 'wound')}{back}."
+
+
+def _restored(e: Any, n: Names) -> str:
+    what = {"will": "Will", "bear": "bear-wound dice", "bear_wound": "bear-wound dice"}.get(
+        e.what, why(e.what)
+    )
+    return f"{spell_name(e.spell)} gives {n.the_(e.unit)} {e.amount} {what} back."
+
+
 def _spirit_released(e: Any, n: Names) -> str:
     return f"{n.subj(e.unit, 'release')} {spell_name(e.spirit)}: its gift x{e.multiplier} this turn."
 
@@ -504,6 +542,12 @@ SAYERS: Final[Mapping[str, Sayer]] = {
     "SpiritCalled": _spirit_called,
     "SpiritDeparted": _spirit_departed,
     "SpiritPulled": _spirit_pulled,
+    # spells and gifts (magic.py)
+    "SpellCast": _spell_cast,
+    "SpellResisted": _spell_resisted,
+    "MagicBuff": _magic_buff,
+    "UnitHealed": _unit_healed,
+    "Restored": _restored,
 }
 """Every event class of the game, by name, and its sentence."""
 

@@ -1,0 +1,165 @@
+"""The Coloured-Dice rules in words (games/coloured_dice/words.py): every event class of the game has its own
+sentence (none is left to the plain fallback), every action either speaks or is told by its events, and a few
+sentences checked by hand, the text's own worked examples among them (CD-FI-07, CD-RA-05, CD-CH-17)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import iwgt.games.coloured_dice as package
+from iwgt.core.protocol import Event
+from iwgt.games.coloured_dice import actions as act
+from iwgt.games.coloured_dice import combat_events as ce
+from iwgt.games.coloured_dice import events as ev
+from iwgt.games.coloured_dice.words import SAYERS, SILENT_ACTIONS, CdWords, Names, pool_words, singular
+
+WORDS = CdWords()
+
+OBS = {
+    "sides": [{"name": "the Sons of Kaleva"}, {"name": "the Host of Pohjola"}],
+    "units": [
+        {"id": 0, "seat": 0, "name": "Spearmen of Kaleva", "us_kind": "Us", "start_models": 12},
+        {"id": 1, "seat": 1, "name": "Troll of Pohjola", "us_kind": "iUs", "start_models": 1},
+        {"id": 2, "seat": 0, "name": "Javelin men", "us_kind": "Us", "start_models": 16},
+        {"id": 3, "seat": 1, "name": "Thralls of Pohjola", "us_kind": "Us", "start_models": 12},
+        {"id": 4, "seat": 0, "name": "Lemminkäinen", "us_kind": "iUs", "start_models": 1},
+        {"id": 5, "seat": 1, "name": "The Master of Pohjola", "us_kind": "iUs", "start_models": 1},
+    ],
+    "features": [{"id": 0, "kind": "river", "name": "River"}],
+    "objectives": [{"id": 0, "at": [24, 18], "vp": 20, "name": "the Sampo"}],
+}
+"""A spectator's observation, by hand: the names the sentences use."""
+
+
+def event_classes() -> list[type[Event]]:
+    """Every concrete event class any module of the game defines (the flow's, the combat's, the magic's)."""
+    found: dict[str, type[Event]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, Event) and obj is not Event and obj.__module__ == module.__name__:
+                found[obj.__qualname__] = obj
+    return sorted(found.values(), key=lambda c: c.__qualname__)
+
+
+def test_every_event_class_of_the_game_has_its_own_sentence() -> None:
+    classes = event_classes()
+    assert {"UnitMoved", "PoolRolled", "MoraleTested", "BattleOver"} <= {c.__name__ for c in classes}
+    missing = sorted(c.__name__ for c in classes if c.__name__ not in SAYERS)
+    assert not missing, f"events without a sentence in words.SAYERS: {missing}"
+
+
+@pytest.mark.parametrize("kind", sorted(act.TYPES))
+def test_every_action_speaks_or_is_told_by_its_events(kind: str) -> None:
+    said = WORDS.action({"type": kind, "unit": 0, "target": 1, "spell": "fire_dart"}, 0, OBS, None)
+    if kind in SILENT_ACTIONS:
+        assert said is None
+    else:
+        # Its own sentence, never the plain fallback "<side>: <type>."
+        assert said and not said.endswith(f": {kind.replace('_', ' ')}."), said
+
+
+def test_the_text_s_first_example_in_words_cd_fi_07() -> None:
+    """Ten white dice rolling 7 against armour 1: 3 wounds (CD-FI-07)."""
+    rolled = ce.PoolRolled("fight", 0, 1, ("white",) * 10, (1, 1, 1, 1, 2, 3, 4, 5, 6, 6), 7, 0, 1, 3, 0)
+    assert WORDS.event(rolled, OBS, None) == (
+        "The Spearmen of Kaleva roll 10 white dice: 7 points against armour 1: 3 wounds."
+    )
+
+
+def test_the_javelin_example_in_words_cd_ra_05() -> None:
+    """Sixteen javelin men at 23": armour 1 + band 2 = 3; 11 points: 2 wounds (CD-RA-03..05)."""
+    declared = ce.AttackDeclared("shot", 2, 3, ("blue",) * 16, 3, (("armour", 1), ("skill", 0), ("band", 2)))
+    assert WORDS.event(declared, OBS, None) == (
+        "The Javelin men shoot at the Thralls of Pohjola with 16 blue dice, "
+        "against armour 3 (armour 1, range +2)."
+    )
+    rolled = ce.PoolRolled("shot", 2, 3, ("blue",) * 16, (1,) * 16, 11, 0, 3, 2, 0)
+    assert (
+        WORDS.event(rolled, OBS, None)
+        == "The Javelin men roll 16 blue dice: 11 points against armour 3: 2 wounds."
+    )
+
+
+def test_a_one_model_unit_takes_a_singular_verb_and_a_person_no_article() -> None:
+    troll = ce.WoundsTaken(1, 2, 0, 1, 2)
+    assert (
+        WORDS.event(troll, OBS, None)
+        == "The Troll of Pohjola takes 2 wounds: 2 on the model in front, none removed."
+    )
+    bear = ce.BearWoundRolled(4, "red", 6, 0, 3, 1)  # red face 6 is a miss (CD-CH-17's first die)
+    assert WORDS.event(bear, OBS, None) == (
+        "Lemminkäinen rolls a red bear-wound die: miss, 0 wounds cancelled, 3 still coming (1 die left)."
+    )
+    bear = ce.BearWoundRolled(4, "red", 3, 3, 0, 0)  # the second die shows 3: the whole wound cancelled
+    assert (
+        WORDS.event(bear, OBS, None)
+        == "Lemminkäinen rolls a red bear-wound die: 3, 3 wounds cancelled (0 dice left)."
+    )
+    assert WORDS.event(ce.UnitShaken(5), OBS, None) == "The Master of Pohjola is shaken."
+
+
+def test_morale_in_words_names_the_modifiers_cd_mm_02() -> None:
+    tested = ce.MoraleTested(3, (3, 4), 7, 2, 1, False, "close combat")
+    assert WORDS.event(tested, OBS, None) == (
+        "The Thralls of Pohjola test morale (close combat): 7 (+2 for the round's losses and -1 for general "
+        "morale) against 7: failed."
+    )
+
+
+def test_the_flow_s_events_in_words() -> None:
+    moved = ev.UnitMoved(0, ((10.0, 4.0), (10.0, 7.0)), (10.0, 7.0), 0.0, 4.0, 3.0, True, 1.0, False)
+    assert WORDS.event(moved, OBS, 0) == (
+        'The Spearmen of Kaleva move (marching) to (10, 7), using 3" of 4" (1" lost to the terrain).'
+    )
+    charged = ev.UnitCharged(1, 0, "flank", 9.5, (3.0, 4.0), 90.0, True)
+    assert (
+        WORDS.event(charged, OBS, 1)
+        == 'The Troll of Pohjola charges the Spearmen of Kaleva in the flank from 9.5".'
+    )
+    taken = ev.ObjectiveTaken(0, 0, 20, 0)
+    assert WORDS.event(taken, OBS, 1) == (
+        "The Sons of Kaleva takes the Sampo with the Spearmen of Kaleva: +1 general morale and 20 VP."
+    )
+    over = ev.BattleOver(1, (40, 75), "last round")
+    assert WORDS.event(over, OBS, None) == (
+        "The battle is over: the Host of Pohjola win (the Sons of Kaleva 40 VP, the Host of Pohjola 75 VP; "
+        "last round)."
+    )
+
+
+def test_the_answers_say_what_the_player_chose() -> None:
+    assert (
+        WORDS.action({"type": "hero", "points": -2}, 1, OBS, 0)
+        == "The Host of Pohjola spends 2 hero points (-2)."
+    )
+    assert (
+        WORDS.action({"type": "hero", "points": 0}, 1, OBS, 0) == "The Host of Pohjola keeps its hero points."
+    )
+    assert (
+        WORDS.action({"type": "bear_wound", "roll": False}, 0, OBS, 1)
+        == "The Sons of Kaleva lets the wounds through."
+    )
+    assert (
+        WORDS.action({"type": "react", "roll": True}, 1, OBS, 0)
+        == "The Host of Pohjola reacts to the charge."
+    )
+
+
+def test_small_words() -> None:
+    assert pool_words(("white", "white", "black")) == "2 white and 1 black dice"
+    assert pool_words(("red",)) == "1 red die"
+    assert [singular(v) for v in ("roll", "are", "rally", "fall back", "release")] == [
+        "rolls",
+        "is",
+        "rallies",
+        "falls back",
+        "releases",
+    ]
+    n = Names({"units": [{"id": 0, "seat": 0, "name": "Spearmen"}, {"id": 1, "seat": 1, "name": "Spearmen"}],
+               "sides": [{"name": "North"}, {"name": "South"}]})  # fmt: skip
+    assert n.unit(0) == "Spearmen (North)" and n.unit(1) == "Spearmen (South)"  # namesakes told by their side
