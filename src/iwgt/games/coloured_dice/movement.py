@@ -151,10 +151,15 @@ def engaged(state: CdState, unit: Unit) -> list[int]:
     """The enemy units in contact with this one (tray gap within ``CONTACT_EPS``)."""
     if not unit.on_table:
         return []
+    reach = _radius(unit.tray) + CONTACT_EPS
     return [
         e.id
         for e in state.units
-        if e.on_table and e.seat != unit.seat and tray_gap(unit.tray, e.tray) <= CONTACT_EPS
+        if e.on_table
+        and e.seat != unit.seat
+        # far-apart centres settle it without the rectangle maths
+        and math.dist(unit.tray.centre, e.tray.centre) <= reach + _radius(e.tray)
+        and tray_gap(unit.tray, e.tray) <= CONTACT_EPS
     ]
 
 
