@@ -190,6 +190,8 @@ def fighters(
     in the whole front rank; with a reach-2 weapon each rank-2 model right behind a fighting front-rank
     model (their cells overlapping sideways) fights too. No touch: nobody fights.
     """
+    if tray_gap(attacker.tray, defender_tray) > contact_eps:
+        return []  # the trays do not touch: no model can (the common case, asked often)
     cells = model_trays(attacker.tray, attacker.models, attacker.files)
     fight = {i for i, c in enumerate(cells) if tray_gap(c, defender_tray) <= contact_eps}
     if not fight:
