@@ -11,13 +11,13 @@ import pytest
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import ChanceOutcome
 from iwgt.games.coloured_dice import magic, resolve
-from iwgt.games.coloured_dice.actions import Cast, Resist
+from iwgt.games.coloured_dice.actions import Cast, Release, Resist
 from iwgt.games.coloured_dice.formation import after_losses
 from iwgt.games.coloured_dice.pending import MoraleRoll, PoolRoll, ResistAsk
 from iwgt.games.coloured_dice.rules import Profile, profile
 from iwgt.games.coloured_dice.state import CdState
 
-from .kit import battle, unit
+from .kit import GAME, battle, unit
 
 # Seat 0 (Kaleva): 0 Väinämöinen (wizard, Will 6), 1 Tietäjä (shaman, Tapio 2), 2 levy, 3 priest of Ukko (5).
 # Seat 1 (Pohjola): 4 thralls, 5 Louhi (moon-mage, Will 7, Tuoni 3), 6 priest of Tuoni (6).
@@ -252,3 +252,26 @@ def test_moon_well_restores_will_never_above_the_printed(monkeypatch: pytest.Mon
     assert _casts(s, VAINO, "moon_well") == {TIETAJA}  # never himself
     s2, _ = magic.begin_cast(s, Cast(VAINO, "moon_well", TIETAJA))
     assert (s2.unit(TIETAJA).will, s2.unit(VAINO).will) == (5, 5)
+
+
+def test_casting_through_the_game_counts_the_action_and_the_attack() -> None:
+    """The core offers the cast among the legal actions; applying it spends an action and the turn's attack,
+    and Väinämöinen's Will (6 -> 5); the dart's four dice are then to be rolled."""
+    s = _state()
+    cast = Cast(VAINO, "fire_dart", THRALLS)
+    assert cast in GAME.legal_actions(s, 0)
+    s2, _ = GAME.apply(s, cast)
+    v = s2.unit(VAINO)
+    assert (v.will, v.attacked, v.actions_left) == (5, True, s.unit(VAINO).actions_left - 1)
+    assert isinstance(_pending(s2), PoolRoll)
+
+
+def test_releasing_through_the_game() -> None:
+    """The core offers the release of the Tietäjä's bear spirit and applies it (one action, not an attack)."""
+    s = _state()
+    rel = Release(TIETAJA, "bear_spirit")
+    assert rel in GAME.legal_actions(s, 0)
+    s2, _ = GAME.apply(s, rel)
+    t = s2.unit(TIETAJA)
+    assert "bear_spirit" not in t.spirits and not t.attacked
+    assert magic.armour_bonus(s2, t, "fight") == 2

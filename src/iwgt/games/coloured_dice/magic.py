@@ -199,7 +199,7 @@ def extra_dice(state: CdState, unit: Unit) -> tuple[str, ...]:
     """The dice magic adds, once, to a unit's close-combat pool (runes, spirits), in pool order."""
     dice: list[str] = list(passive(unit).dice)
     for colour in COLOURS:
-        dice.extend([colour] * _buffs(state, unit, f"dice_{colour}"))
+        dice.extend([colour] * _buffs(state, unit, f"dice:{colour}"))
     return tuple(sorted(dice, key=COLOURS.index))
 
 
@@ -297,7 +297,9 @@ def _spirit_tray(owner: Unit, spirit: str) -> Tray:
 
 
 def _check(state: CdState, cast: Cast) -> Spell | Gift:
-    """The power a cast uses, refused with the reason when the cast is not legal now."""
+    """The power a cast uses, refused with the reason when the caster does not know it, cannot pay it or
+    the target or place is not legal (the turn's bookkeeping, whose turn, actions left and the one attack,
+    is the core's: ``castable`` checks it before, ``begin_cast`` comes after the core has counted it)."""
     book = magic_rules()
     if not 0 <= cast.unit < len(state.units):
         raise IllegalAction(f"no unit {cast.unit}")
@@ -307,8 +309,8 @@ def _check(state: CdState, cast: Cast) -> Spell | Gift:
     if cast.spell not in powers_of(u, book):
         raise IllegalAction(f"{u.name} does not know {book.power(cast.spell).name} (CD-MA)")
     power = book.power(cast.spell)
-    if not _may_act(state, u) or u.attacked:
-        raise IllegalAction(f"{u.name} may not cast now: a cast is its attack of the turn (CD-AC-01)")
+    if not u.on_table:
+        raise IllegalAction(f"{u.name} is no longer on the table")
     if isinstance(power, Spell) and will_of(u) < power.cost:
         raise IllegalAction(f"{power.name} costs {power.cost} Will; {u.name} has {will_of(u)} (CD-CH-23)")
     if power.target == "point":
@@ -615,10 +617,9 @@ def releasable(state: CdState, unit_id: int) -> list[Release]:
 def release_spirit(state: CdState, unit_id: int, spirit: str) -> Step:
     """``release {unit, spirit}`` (the core has counted the action): a bound spirit's bonus x2 until its
     bearer's next turn, then it is gone (CD-MA-04); a released spirit enters the table (CD-MA-05)."""
-    if Release(unit_id, spirit) not in releasable(state, unit_id):
-        u = state.unit(unit_id)
-        raise IllegalAction(f"{u.name} has no spirit {spirit!r} to release now (CD-MA-02..05)")
     u = state.unit(unit_id)
+    if not u.on_table or spirit not in u.spirits:
+        raise IllegalAction(f"{u.name} has no spirit {spirit!r} to release now (CD-MA-02..05)")
     events: list[Event] = []
     if spirits.spirit_of(spirit).kind == "bound":
         state, more = spirits.release_bound(state, u, spirit, turns_ahead(state, TURNS_OF["next_turn"]))
@@ -628,6 +629,11 @@ def release_spirit(state: CdState, unit_id: int, spirit: str) -> Step:
     state = state.with_unit(replace(u, spirits=tuple(left)))
     state = call_spirit(state, state.unit(unit_id), spirit, events)
     return state, events
+
+
+def release(state: CdState, action: Release) -> Step:
+    """The ``release`` action as the core hands it over (``release_spirit`` by its fields)."""
+    return release_spirit(state, action.unit, action.spirit)
 
 
 def leash_refusal(state: CdState, unit_id: int, tray: Tray) -> str | None:

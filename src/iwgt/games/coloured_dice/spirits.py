@@ -132,7 +132,7 @@ def buffs_for(bonus: Bonus, key: str, until_round: int, until_seat: int) -> tupl
     if bonus.move:
         out.append(Buff(key, "move", math.ceil(bonus.move), until_round, until_seat))
     for colour in dict.fromkeys(bonus.dice):
-        out.append(Buff(key, f"dice_{colour}", bonus.dice.count(colour), until_round, until_seat))
+        out.append(Buff(key, f"dice:{colour}", bonus.dice.count(colour), until_round, until_seat))
     return tuple(out)
 
 
