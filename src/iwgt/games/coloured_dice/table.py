@@ -418,7 +418,14 @@ class CdAdapter:
         """Whether the action is legal now (and why not); an attack adds its odds (effective armour and its
         parts, the casualties' distribution, the chance the target's morale breaks), a move what it cost."""
         st = _state(state)
-        out: JSON = {"type": "preview", "action": action, "legal": False, "reason": None, "odds": None}
+        out: JSON = {
+            "type": "preview",
+            "action": action,
+            "legal": False,
+            "reason": None,
+            "odds": None,
+            "lines": [],
+        }
         try:
             a = game.action_from_json(action)
             after, events = game.apply(st, a)
@@ -558,7 +565,7 @@ def range_bands(tray: Any, weapons: Sequence[Any], bands: int) -> list[JSON]:
             continue
         seen.add(float(reach))
         for k in range(bands):
-            grown = poly.buffer(float(reach) * (k + 1), resolution=BAND_RESOLUTION)
+            grown = poly.buffer(float(reach) * (k + 1), quad_segs=BAND_RESOLUTION)
             outline = [_xy(p) for p in list(grown.exterior.coords)[:-1]]
             lo, hi = float(reach) * k, float(reach) * (k + 1)
             out.append(
