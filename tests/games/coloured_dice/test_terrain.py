@@ -355,3 +355,35 @@ def test_sight_along_a_forest_edge_is_clear() -> None:
     west = Tray((5.0, 9.5), 90.0 + 180.0, 1.0, 1.0)  # faces +x, its side on y = 10
     east = Tray((25.0, 9.5), 90.0, 1.0, 1.0)
     assert sees(west, east, FOREST) and sees(east, west, FOREST)
+
+
+FIELD = [
+    piece(0, "stream", rect(0, 8, 30, 9)),
+    piece(1, "river", rect(20, 0, 21, 30)),
+    piece(2, "woodland", rect(3, 14, 9, 20)),
+    piece(3, "pond", rect(12, 15, 15, 18)),
+    piece(4, "bushes", rect(24, 20, 27, 22)),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    legs=st.lists(
+        st.tuples(st.floats(2, 28, allow_nan=False), st.floats(2, 28, allow_nan=False)),
+        min_size=1,
+        max_size=3,
+    ),
+    cut=st.floats(0, 1, allow_nan=False),
+)
+def test_a_shorter_move_pays_no_more(legs: list[XY], cut: float) -> None:
+    """CD-TE-02..08: every piece the first part of a move enters, the whole move enters too."""
+    start = Tray((15.0, 3.0), 0.0, 3.0, 1.0)
+    full = [start.centre, *legs]
+    total = sum(math.dist(a, b) for a, b in itertools.pairwise(full))
+    part = along(full, cut * total)
+    whole = move_taxes(start, legs, FIELD, "infantry", models=3, files=3)
+    short = move_taxes(start, part[1:], FIELD, "infantry", models=3, files=3)
+    assert short.fixed <= whole.fixed
+    assert set(short.d6_features) <= set(whole.d6_features)
+    assert set(short.bushes_crossed) <= set(whole.bushes_crossed)
+    assert short.marching_blocked <= whole.marching_blocked
