@@ -29,25 +29,31 @@ Queries the engine calls (each includes runes, bound spirits and the buffs still
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice import formation, resolve, spirits, terrain
 from iwgt.games.coloured_dice.actions import Cast, Release
-from iwgt.games.coloured_dice.magic_data import COLOURS, Bonus, Gift, MagicRules, Power, Spell, magic_rules
+from iwgt.games.coloured_dice.magic_bonus import (
+    armour_bonus,
+    extra_dice,
+    live,
+    move_bonus,
+    passive,
+    turns_ahead,
+    wound_immune,
+)
+from iwgt.games.coloured_dice.magic_data import COLOURS, Gift, MagicRules, Power, Spell, magic_rules
 from iwgt.games.coloured_dice.morale import starting_us
 from iwgt.games.coloured_dice.pending import Attack, MoraleRoll, Then
 from iwgt.games.coloured_dice.rules import Profile, profile
-from iwgt.games.coloured_dice.runes import add, rune_bonus
-from iwgt.games.coloured_dice.state import SEATS, Buff, CdState, Unit
+from iwgt.games.coloured_dice.state import Buff, CdState, Unit
 from iwgt.geometry.trays import Tray, tray_gap, trays_overlap, within_table
 
 Step = tuple[CdState, list[Event]]
 """A new state and the events on the way to it."""
 XY = tuple[float, float]
-Against = Literal["fight", "shot"]
-"""What an armour bonus is asked for: a close-combat strike or a shot (spell attacks count as shots)."""
 
 THEN_TAG: Final = "magic_cast"
 """The continuation of a spell after its resist question."""
@@ -58,6 +64,24 @@ TURNS_OF: Final = {"this_turn": 1, "next_turn": 2}
 start of the next, ``next_turn`` at the start of the caster's following turn."""
 RANGE_EPS: Final = 1e-6
 """Rounding slack (inches) when a range is measured."""
+
+__all__ = [
+    "armour_bonus",
+    "begin_cast",
+    "castable",
+    "extra_dice",
+    "leash_refusal",
+    "live",
+    "move_bonus",
+    "passive",
+    "releasable",
+    "release",
+    "release_spirit",
+    "resistible",
+    "spirit_leash",
+    "turns_ahead",
+    "wound_immune",
+]
 
 
 # --- events ----------------------------------------------------------------------------------------------
@@ -151,61 +175,6 @@ def powers_of(u: Unit, data: MagicRules | None = None) -> list[str]:
     if p.god and p.god_like > 0:
         keys.extend(book.gifts_of(p.god, p.god_like))
     return keys
-
-
-# --- turns and buffs -------------------------------------------------------------------------------------
-
-
-def _turn_index(state: CdState, round_: int, seat: int) -> int:
-    first = state.scenario.spec.first
-    return (round_ - 1) * SEATS + (0 if seat == first else 1)
-
-
-def turns_ahead(state: CdState, n: int) -> tuple[int, int]:
-    """The (round, seat) of the turn ``n`` turns after the one being played."""
-    first = state.scenario.spec.first
-    index = _turn_index(state, state.round, state.seat) + n
-    round_, k = divmod(index, SEATS)
-    return round_ + 1, first if k == 0 else 1 - first
-
-
-def live(state: CdState, b: Buff) -> bool:
-    """Whether a buff still runs (it ends when ``until_seat``'s turn of ``until_round`` begins)."""
-    return _turn_index(state, b.until_round, b.until_seat) > _turn_index(state, state.round, state.seat)
-
-
-def _buffs(state: CdState, u: Unit, effect: str) -> int:
-    return sum(b.amount for b in u.buffs if b.effect == effect and live(state, b))
-
-
-def passive(u: Unit) -> Bonus:
-    """A unit's always-on magic: its runes (with their combinations) and its bound spirits."""
-    return add([rune_bonus(prof(u).runes), spirits.bound_bonus(u.spirits)])
-
-
-def armour_bonus(state: CdState, unit: Unit, against: Against) -> int:
-    """The armour magic adds to a unit in close combat (``fight``) or against a shot or spell (``shot``)."""
-    bonus = passive(unit)
-    base = bonus.armour_fight if against == "fight" else bonus.armour_shot
-    return base + _buffs(state, unit, f"armour_{against}") + _buffs(state, unit, "armour")
-
-
-def move_bonus(state: CdState, unit: Unit) -> float:
-    """The inches magic adds to each of a unit's move actions."""
-    return passive(unit).move + _buffs(state, unit, "move")
-
-
-def extra_dice(state: CdState, unit: Unit) -> tuple[str, ...]:
-    """The dice magic adds, once, to a unit's close-combat pool (runes, spirits), in pool order."""
-    dice: list[str] = list(passive(unit).dice)
-    for colour in COLOURS:
-        dice.extend([colour] * _buffs(state, unit, f"dice:{colour}"))
-    return tuple(sorted(dice, key=COLOURS.index))
-
-
-def wound_immune(state: CdState, unit: Unit) -> bool:
-    """Whether wounds cannot harm a unit: an immaterial spirit (CD-MA-08: only magic or its owner's death)."""
-    return spirits.is_immaterial(unit)
 
 
 # --- what may be cast ------------------------------------------------------------------------------------
