@@ -41,10 +41,8 @@ POOL_CACHE = 2048
 
 TWO_D6: tuple[tuple[int, int], ...] = tuple((s, 6 - abs(s - 7)) for s in range(2, 13))
 """2d6: each total with its number of ways out of 36."""
-ALWAYS_PASSES = 2
-"""CD-MO-09: "a roll of 2, that is 1+1, is always a success"."""
-ALWAYS_FAILS = 12
-"""CD-MO-08: "A morale roll of 12, that is 6+6, is always a failure"."""
+TWO_D6_WAYS = sum(n for _, n in TWO_D6)
+"""36: the ways two dice fall."""
 
 _ONE: NDArray[np.float64] = np.ones(1)
 _ONE.setflags(write=False)
@@ -247,11 +245,14 @@ def pass_probability(target: int, modifier: int) -> float:
     """The chance a 2d6 morale test passes: roll + modifier under the target, a 2 always passing and a 12
     always failing (CD-MO-08, CD-MO-09). ``modifier`` adds to the roll: the round's losses in close combat
     minus general morale (CD-MM-02, CD-GM)."""
+    from iwgt.games.coloured_dice.rules import rules
+
+    c = rules().constants
     ways = 0
     for roll, n in TWO_D6:
-        if roll == ALWAYS_PASSES or (roll != ALWAYS_FAILS and roll + modifier < target):
+        if roll == c.morale_always_passes or (roll != c.morale_always_fails and roll + modifier < target):
             ways += n
-    return ways / 36
+    return ways / TWO_D6_WAYS
 
 
 def morale_break_probability(
