@@ -275,3 +275,16 @@ def test_releasing_through_the_game() -> None:
     t = s2.unit(TIETAJA)
     assert "bear_spirit" not in t.spirits and not t.attacked
     assert magic.armour_bonus(s2, t, "fight") == 2
+
+
+def test_a_spell_attack_preview_has_the_exact_odds() -> None:
+    """Fire dart at the thralls (armour 1): no casualty needs fewer than 2 points: all four red dice miss
+    (1/2)^4 = 1/16, or one shows 1 and three miss 4 x 1/6 x 1/8 = 1/12: P(0) = 7/48."""
+    p = magic.spell_preview(_state(), Cast(VAINO, "fire_dart", THRALLS))
+    assert p is not None
+    assert (p.kind, p.spell, p.dice, p.armour) == ("spell", "fire_dart", {"red": 4}, 1)
+    assert p.casualties[0] == pytest.approx(7 / 48, abs=1e-12)
+    assert magic.spell_preview(_state(), Cast(VAINO, "mist_veil", LEVY)) is None
+    assert {(q.unit, q.target, q.spell) for q in magic.spell_previews(_state(), 0)} >= {
+        (VAINO, THRALLS, "fire_dart")
+    }

@@ -28,6 +28,7 @@ Queries the engine calls (each includes runes, bound spirits and the buffs still
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -46,7 +47,10 @@ from iwgt.games.coloured_dice.magic_bonus import (
 )
 from iwgt.games.coloured_dice.magic_data import COLOURS, Gift, MagicRules, Power, Spell, magic_rules
 from iwgt.games.coloured_dice.morale import starting_us
+from iwgt.games.coloured_dice.odds import mean
 from iwgt.games.coloured_dice.pending import Attack, MoraleRoll, Then
+from iwgt.games.coloured_dice.preview import Preview
+from iwgt.games.coloured_dice.preview import _odds as preview_odds
 from iwgt.games.coloured_dice.rules import Profile, profile
 from iwgt.games.coloured_dice.state import Buff, CdState, Unit
 from iwgt.geometry.trays import Tray, tray_gap, trays_overlap, within_table
@@ -78,6 +82,8 @@ __all__ = [
     "release",
     "release_spirit",
     "resistible",
+    "spell_preview",
+    "spell_previews",
     "spirit_leash",
     "turns_ahead",
     "wound_immune",
@@ -635,3 +641,43 @@ def spirit_leash(state: CdState) -> Step:
         events.append(spirits.SpiritPulled(u.id, owner.id, back.centre))
         state = state.with_unit(replace(u, tray=back))
     return state, events
+
+
+# --- odds ------------------------------------------------------------------------------------------------
+
+
+def spell_preview(state: CdState, cast: Cast) -> Preview | None:
+    """The odds of a spell attack before it is cast (kind ``spell``: the pool, the armour and its parts,
+    the casualties, the chance the target's morale then breaks); None for a cast that is no attack."""
+    power = magic_rules().power(cast.spell)
+    if power.effect != "attack" or cast.target is None:
+        return None
+    caster, target = state.unit(cast.unit), state.unit(cast.target)
+    armour, parts = spell_armour(state, caster, target)
+    # the same odds as a shot's preview (combat's preview module): casualties, then the morale test
+    cas, fails, destroyed = preview_odds(state, target, power.dice, armour, close_combat=False)
+    return Preview(
+        "spell",
+        caster.id,
+        target.id,
+        dict(Counter(power.dice)),
+        armour,
+        dict(parts),
+        tray_gap(caster.tray, target.tray),
+        cas,
+        mean(cas),
+        fails,
+        destroyed,
+        spell=cast.spell,
+    )
+
+
+def spell_previews(state: CdState, seat: int) -> list[Preview]:
+    """The odds of every spell attack the seat's units may cast now (for the observation and the bot)."""
+    out: list[Preview] = []
+    for u in state.on_table(seat):
+        for cast in castable(state, u.id):
+            p = spell_preview(state, cast)
+            if p is not None:
+                out.append(p)
+    return out
