@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from iwgt.core.chance import Die
 from iwgt.core.errors import IllegalAction
@@ -28,7 +27,7 @@ from iwgt.core.protocol import (
     Status,
 )
 from iwgt.games.coloured_dice import actions as act
-from iwgt.games.coloured_dice import flow, movement
+from iwgt.games.coloured_dice import flow, magic, movement
 from iwgt.games.coloured_dice.facts import FACTS, RULES_VERSION
 from iwgt.games.coloured_dice.observe import observe, phase, state_to_json
 from iwgt.games.coloured_dice.scenario import CdScenario, load_scenario, parse_scenario, scenario_names
@@ -104,39 +103,6 @@ def _shot_ok(state: CdState, unit: Unit, target_id: int) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-def attack_options(state: CdState, seat: int) -> list[tuple[str, int, int, Any]]:
-    """The fights and shots the seat may make now, with combat's preview: (kind, unit, target, preview)."""
-    from iwgt.games.coloured_dice import resolve
-
-    fight_preview = getattr(resolve, "fight_preview", None)
-    shot_preview = getattr(resolve, "shot_preview", None)
-    out: list[tuple[str, int, int, Any]] = []
-    for u in state.on_table(seat):
-        if u.actions_left <= 0 or u.attacked:
-            continue
-        for tid in movement.engaged(state, u):
-            if fight_preview is not None:
-                p = fight_preview(state, u.id, tid)
-                if not isinstance(p, str):
-                    out.append(("fight", u.id, tid, p))
-        if shot_preview is None or movement.engaged(state, u) or not _has_missile(u):
-            continue
-        for e in state.enemies(seat):
-            p = shot_preview(state, u.id, e.id)
-            if not isinstance(p, str):
-                out.append(("shot", u.id, e.id, p))
-    return out
-
-
-def _magic() -> Any:
-    """The magic module, when it is there (MAGIC engineer's)."""
-    try:
-        from iwgt.games.coloured_dice import magic
-    except ImportError:  # TODO(core): magic.py not committed yet
-        return None
-    return magic
 
 
 class CdGame:
@@ -276,9 +242,7 @@ class CdGame:
             out.extend(act.Fight(u.id, t) for t in foes)
             if not foes and _has_missile(u):
                 out.extend(act.Shoot(u.id, e.id) for e in state.enemies(u.seat) if _shot_ok(state, u, e.id))
-            magic = _magic()
-            if magic is not None and hasattr(magic, "castable"):
-                out.extend(magic.castable(state, u.id))
+            out.extend(magic.castable(state, u.id))
         if not foes:
             out.extend(act.Move(u.id, path, f) for path, f in movement.move_offers(state, u))
             if not u.shaken:
@@ -294,9 +258,7 @@ class CdGame:
                     out.append(act.Reform(u.id, order, files))
         if movement.why_not_rally(state, u) is None:
             out.append(act.Rally(u.id))
-        magic = _magic()
-        if magic is not None and hasattr(magic, "releasable"):
-            out.extend(magic.releasable(state, u.id))
+        out.extend(magic.releasable(state, u.id))
         return out
 
     # ------------------------------------------------------------ apply
@@ -335,8 +297,11 @@ class CdGame:
         return resolve.advance(state, outcome)
 
     def _settle(self, state: CdState, events: list[Event]) -> Step:
-        """After a step: with nothing pending, the battle may be over (a side gone or broken)."""
+        """After a step with nothing pending: immaterial spirits kept on their leash (magic's), then the
+        battle may be over (a side gone or broken)."""
         if state.over is None and not state.pending:
+            state, more = magic.spirit_leash(state)
+            events = events + more
             state, more = flow.check_over(state)
             events = events + more
         return state, events
@@ -412,9 +377,6 @@ class CdGame:
         got = _why_not_attack(state, seat, action.unit)
         if isinstance(got, str):
             raise IllegalAction(got)
-        magic = _magic()
-        if magic is None:
-            raise IllegalAction("CD-MA: no magic is known yet")
         if action not in magic.castable(state, action.unit):
             raise IllegalAction(f"CD-MA: {got.name} cannot cast {action.spell} so now")
         result: Step = magic.begin_cast(state.with_unit(_attack(got)), action)
@@ -424,9 +386,8 @@ class CdGame:
         unit = self._actor(state, seat, action.unit)
         if action.spirit not in unit.spirits:
             raise IllegalAction(f"CD-MA: {unit.name} holds no spirit {action.spirit!r}")
-        magic = _magic()
-        if magic is None or not hasattr(magic, "release"):
-            raise IllegalAction("CD-MA: spirits cannot be released yet")
+        if action not in magic.releasable(state, unit.id):
+            raise IllegalAction(f"CD-MA: {unit.name} cannot release {action.spirit} now")
         spent = replace(unit, actions_left=unit.actions_left - 1)
         result: Step = magic.release(state.with_unit(spent), action)
         return result

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from shapely.geometry import MultiPoint, Polygon
@@ -67,7 +68,7 @@ SHORT_STEP: Final = 0.25
 OFFER_SHARES: Final = (1.0, 0.5)
 """The legal actions offer moves of the full and half allowance."""
 OFFER_DIRECTIONS: Final = (0.0, 90.0, -90.0, 180.0)
-"""And moves forward, to either side and back (degrees from the unit's facing)."""
+"""And full moves forward, to either side and back (degrees from the unit's facing)."""
 OFFER_ENEMIES: Final = 3
 """Moves are offered towards the nearest few enemy units."""
 ROUNDING_MARGIN: Final = 0.02
@@ -119,24 +120,21 @@ def unit_tray(p: Profile, order: str, centre: XY, facing: float, models: int, fi
 
 def allowance(state: CdState, unit: Unit) -> float:
     """The inches of one move action (designed, by kind: rules.move_allowance; a mounted character as
-    cavalry), with spell and spirit bonuses (a buff ``move``, magic's ``move_bonus``)."""
+    cavalry), with rune, spirit and spell bonuses (magic's ``move_bonus``, which reads the buffs too)."""
     from iwgt.games.coloured_dice.rules import move_allowance, rules
 
     p = profile_of(unit)
     base = float(move_allowance(p))
     if has(p, "mounted") and p.kind != CAVALRY:
         base = float(rules().kinds[CAVALRY].move)
-    return max(0.0, base + unit.buff_total("move") + _magic_move_bonus(state, unit))
+    return max(0.0, base + _magic_move_bonus(state, unit))
 
 
 def _magic_move_bonus(state: CdState, unit: Unit) -> float:
-    """A bound spirit's or rune's move bonus (magic.py), 0 while magic has none."""
-    try:
-        from iwgt.games.coloured_dice import magic
-    except ImportError:  # TODO(core): magic.move_bonus not there yet
-        return 0.0
-    bonus = getattr(magic, "move_bonus", None)
-    return 0.0 if bonus is None else float(bonus(state, unit))
+    """Runes', bound spirits' and running spells' move bonus (magic's query)."""
+    from iwgt.games.coloured_dice.magic_bonus import move_bonus
+
+    return float(move_bonus(state, unit))
 
 
 # ------------------------------------------------------------------ who is where
@@ -200,12 +198,22 @@ def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[in
     return None
 
 
+@lru_cache(maxsize=4096)
+def _poly(tray: Tray) -> Polygon:
+    """A tray's polygon, built once (trays are values)."""
+    return tray.polygon()
+
+
 def why_not_leg(state: CdState, unit: Unit, sweep: Polygon, *, ignore: Sequence[int] = ()) -> str | None:
     """Why a swept area may not be crossed: another tray or impassable ground in the way (CD-MS-01)."""
+    x0, y0, x1, y1 = sweep.bounds
     for other in others(state, unit.id):
         if other.id in ignore:
             continue
-        if sweep.intersection(other.tray.polygon()).area > AREA_EPS:
+        (cx, cy), r = other.tray.centre, _radius(other.tray)
+        if cx + r < x0 or cx - r > x1 or cy + r < y0 or cy - r > y1:
+            continue  # its bounding circle is clear of the swept area's box
+        if sweep.intersection(_poly(other.tray)).area > AREA_EPS:
             return f"CD-MS-01: the move would cross {other.name}"
     if any(sweep.intersection(b).area > AREA_EPS for b in _impassable(state, profile_of(unit))):
         return "CD-TE: the move would cross ground the unit may not enter"
@@ -301,7 +309,7 @@ def plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> 
         if why is not None:
             return why
     end = unit.tray.moved(centres[-1], facing) if centres else unit.tray.pivoted(facing)
-    why = why_not_stand(state, unit, end)
+    why = why_not_stand(state, unit, end) or _leash(state, unit, end)
     if why is not None:
         return why
     tax = _taxes(state, unit, centres, facing) if moving else _no_tax()
@@ -311,6 +319,15 @@ def plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> 
         taxed = f' less {tax.fixed:g}" of terrain' if tax.fixed else ""
         return f'CD-MS-01: the path is {length:.2f}" long; {unit.name} moves {reach:g}"{taxed}'
     return MovePlan(centres, facing, length, reach, tax, unit.moved >= 1)
+
+
+def _leash(state: CdState, unit: Unit, tray: Tray) -> str | None:
+    """An immaterial spirit may not move beyond its leash to its owner (magic's, CD-MA-10/11)."""
+    if unit.owner is None:
+        return None
+    from iwgt.games.coloured_dice.magic import leash_refusal
+
+    return leash_refusal(state, unit.id, tray)
 
 
 def _no_tax() -> MoveTax:
@@ -706,24 +723,24 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
         goals.append((e.tray.centre, None))
     for o in state.objectives:
         goals.append((o.at, math.dist(o.at, tray.centre)))
-    directions: list[tuple[XY, float]] = []
+    directions: list[tuple[XY, float, tuple[float, ...]]] = []
     for at, limit in goals:
         span = math.dist(at, tray.centre)
         if span > MOVE_EPS:
             way = ((at[0] - cx) / span, (at[1] - cy) / span)
-            directions.append((way, reach if limit is None else min(limit, reach)))
+            directions.append((way, reach if limit is None else min(limit, reach), OFFER_SHARES))
     for rel in OFFER_DIRECTIONS:
-        directions.append((facing_vector(tray.facing + rel), reach))
+        directions.append((facing_vector(tray.facing + rel), reach, (1.0,)))
     out: list[tuple[tuple[XY, ...], float]] = []
     seen: set[XY] = set()
-    for d, most in directions:
+    for d, most, shares in directions:
         far = stop_short(
             tray, d, most, stops_at=blockers, edges=(state.width, state.height), gap=GAP_EPS * 10
         )
         dist = far.moved
         if foe_trays:
             dist = min(dist, stop_short(tray, d, most, stops_at=foe_trays, gap=ENEMY_GAP).moved)
-        for share in OFFER_SHARES:
+        for share in shares:
             length = dist * share - ROUNDING_MARGIN
             if length < MIN_OFFER:
                 continue

@@ -272,28 +272,13 @@ def _last_roll(state: CdState) -> JSON | None:
 
 
 def previews(state: CdState, seat: Seat | None) -> list[JSON]:
-    """The attacks the seat may make now (its turn, nothing pending), with their odds (combat's previews)."""
+    """The attacks the seat may make now (its turn, nothing pending) with their exact odds: fights and
+    shots (combat's ``preview.previews``) and spell attacks (``magic.spell_previews``)."""
     if seat is None or seat != state.seat or state.pending or state.over is not None:
         return []
-    from iwgt.games.coloured_dice.game import attack_options
+    from iwgt.games.coloured_dice import magic, preview
 
-    out: list[JSON] = []
-    for kind, uid, tid, preview in attack_options(state, seat):
-        data: JSON = _preview_json(preview)
-        data.setdefault("kind", kind)
-        data.setdefault("unit", uid)
-        data.setdefault("target", tid)
-        data.setdefault("spell", None)
-        out.append(data)
-    return out
-
-
-def _preview_json(preview: Any) -> JSON:
-    to_json = getattr(preview, "to_json", None)
-    if callable(to_json):
-        data = to_json()
-        return dict(data) if isinstance(data, dict) else {}
-    return dict(preview) if isinstance(preview, dict) else {}
+    return [p.to_json() for p in [*preview.previews(state, seat), *magic.spell_previews(state, seat)]]
 
 
 def observe(state: CdState, seat: Seat | None) -> JSON:
