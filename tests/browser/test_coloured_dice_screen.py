@@ -227,21 +227,40 @@ OBSERVATION: dict[str, Any] = {
     "result": None,
 }
 ACTIONS: list[dict[str, Any]] = [
-    {"type": "move", "unit": 1, "path": [[12.0, 10.0]], "facing": 0},
     {"type": "shoot", "unit": 1, "target": 3},
     {"type": "reform", "unit": 1, "order": "open", "files": 10},
-    {"type": "move", "unit": 2, "path": [[30.0, 10.0]], "facing": 0},
     {"type": "charge", "unit": 2, "target": 4},
     {"type": "end_turn"},
 ]
+MOVES = {
+    1: {"type": "move", "unit": 1, "path": [[12.0, 10.0]], "facing": 0},
+    2: {"type": "move", "unit": 2, "path": [[30.0, 10.0]], "facing": 0},
+}
+SELECTIONS = {
+    str(uid): {
+        "type": "selection",
+        "unit": uid,
+        "moves": [{"to": m["path"][-1], "facing": 0, "action": m}],
+        "reach": [],
+        "targets": [],
+        "rings": [],
+        "bands": [],
+        "lights": [],
+    }
+    for uid, m in MOVES.items()
+}
+"""The table's answers when a unit is picked (its moves come with its selection, not with the options)."""
 
-HARNESS = """async ([welcome, view]) => {
+HARNESS = """async ([welcome, view, selections]) => {
   const { Shell } = await import('/static/shell.js');
   const module = await import('/static/games/coloured-dice/screen.js');
   document.body.innerHTML = '<div id="app"></div><div id="toasts"></div>';
   window.sent = [];
   window.previews = [];
-  const socket = { act: (seat, a) => { window.sent.push(a); return 1; }, select: () => {},
+  window.selections = selections;
+  const answer = (id) => setTimeout(() => window.iwgtTable.onMessage(window.selections[String(id)]
+    || { type: 'selection', unit: id, moves: [], targets: [], rings: [], bands: [], lights: [] }), 20);
+  const socket = { act: (seat, a) => { window.sent.push(a); return 1; }, select: (seat, id) => answer(id),
     preview: (seat, a) => window.previews.push(a), die: (f) => window.sent.push({ die: f }),
     close: () => {} };
   const shell = new Shell(document.getElementById('app'), 't1', 'tok', socket, module);
@@ -253,8 +272,15 @@ HARNESS = """async ([welcome, view]) => {
 
 
 def view_msg(
-    obs: dict[str, Any], actions: list[dict[str, Any]], version: int = 1, to_move: int | None = 0
+    obs: dict[str, Any],
+    actions: list[dict[str, Any]],
+    version: int = 1,
+    to_move: int | None = 0,
+    movable: list[int] | None = None,
 ) -> dict[str, Any]:
+    """A view as the server sends it: the units with an order lit (``movable``), the other actions."""
+    if movable is None:
+        movable = sorted({a["unit"] for a in actions if isinstance(a.get("unit"), int)})
     return {
         "type": "view",
         "version": version,
@@ -263,7 +289,7 @@ def view_msg(
         "status": "playing",
         "to_move": to_move,
         "observation": obs,
-        "options": {"movable": [], "actions": actions},
+        "options": {"movable": movable, "actions": actions},
         "lights": [],
         "log": [],
         "events": [],
@@ -295,6 +321,7 @@ def open_fixture(
     obs: dict[str, Any],
     actions: list[dict[str, Any]],
     viewport: Any = DESKTOP,
+    selections: dict[str, Any] | None = None,
 ) -> Page:
     page = browser.new_page(viewport=viewport)
     page.set_default_timeout(WAIT_MS)
@@ -303,8 +330,10 @@ def open_fixture(
     page.errors = errors  # type: ignore[attr-defined]
     page.route("**/static/games/coloured-dice/**", serve_screen)
     page.goto(server.base + "/")
-    page.evaluate(HARNESS, [WELCOME, view_msg(obs, actions)])
-    expect(tid(page, "cd-unit-1")).to_be_visible()
+    page.evaluate(
+        HARNESS, [WELCOME, view_msg(obs, actions), SELECTIONS if selections is None else selections]
+    )
+    expect(tid(page, f"cd-unit-{obs['units'][0]['id']}")).to_be_visible()
     return page
 
 
@@ -383,7 +412,7 @@ def test_a_move_is_planned_by_a_tap_and_sent_with_its_facing(desk: Page) -> None
     tap_table(page, (12.2, 10.1))
     expect(tid(page, "cd-ghost-plan")).to_have_attribute("data-at", "12,10")
     tid(page, "cd-move-go").click()
-    assert sent(page)[-1] == ACTIONS[0], sent(page)[-1]
+    assert sent(page)[-1] == MOVES[1], sent(page)[-1]
 
 
 @pytest.mark.timeout(120)
@@ -409,7 +438,7 @@ def test_a_shot_shows_range_bands_and_the_pool_preview_before_it_is_sent(desk: P
     for part, value in PREVIEW["parts"].items():
         expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
     for k, p in PREVIEW["casualties"].items():
-        expect(tid(page, f"cd-preview-bar-{k}")).to_have_attribute("data-p", str(p))
+        assert float(tid(page, f"cd-preview-bar-{k}").get_attribute("data-p") or "nan") == p
     expect(tid(page, "cd-preview-morale")).to_contain_text("38%")
     expect(tid(page, "cd-aim-arrow")).to_have_count(1)
     shot(page, "coloured_dice_fixture_02_preview")
@@ -493,3 +522,67 @@ def test_on_a_phone_the_orders_and_preview_are_in_reach(server: Server, browser:
 def test_fixture_is_json() -> None:
     """The fixture goes to the page as JSON: no tuples or other Python-only values in it."""
     assert json.loads(json.dumps(OBSERVATION)) == OBSERVATION
+
+
+# -- the engine's own observation ----------------------------------------------------------------------------
+
+
+def engine_view() -> tuple[dict[str, Any], list[dict[str, Any]], list[int], dict[str, Any]]:
+    """The skirmish's first moment as the engine observes it for seat 0, its options, and each lit unit's
+    selection (the table adapter's), as the server would send them."""
+    from iwgt.games.coloured_dice.plugin import plugin
+
+    game = plugin.game
+    table = plugin.table()
+    state = game.initial_state(game.load_scenario("skirmish"))
+    obs = game.observe(state, 0)
+    options = table.options(game, state, 0)
+    selections = {str(uid): table.selection(game, state, 0, uid) for uid in options["movable"]}
+    return obs, options["actions"], options["movable"], json.loads(json.dumps(selections))
+
+
+@pytest.mark.timeout(120)
+def test_the_engines_observation_is_drawn_and_a_shot_previewed(server: Server, browser: Browser) -> None:
+    """The real skirmish: every unit on the table with its models; the archers' range bands are the table's
+    (the tray grown by each multiple of the bow's range, CD-RA-02) and the shot's preview is the engine's."""
+    obs, actions, movable, selections = engine_view()
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.route("**/static/games/coloured-dice/**", serve_screen)
+        page.goto(server.base + "/")
+        page.evaluate(HARNESS, [WELCOME, view_msg(obs, actions, movable=movable), selections])
+        for u in obs["units"]:
+            expect(page.locator(f'[data-testid^="cd-unit-{u["id"]}-model-"]')).to_have_count(u["models"])
+        shots = [a for a in actions if a["type"] == "shoot"]
+        assert shots, "the skirmish's archers have no target at the start"
+        shooter, target = shots[0]["unit"], shots[0]["target"]
+        tid(page, f"cd-unit-{shooter}").click()
+        expect(tid(page, "cd-order-move")).to_be_visible()  # its moves came with its selection
+        tid(page, "cd-order-shoot").click()
+        bands = [
+            b
+            for b in selections[str(shooter)]["bands"]
+            if b["range"] == selections[str(shooter)]["bands"][0]["range"]
+        ]
+        expect(tid(page, "cd-range-bands").locator("polygon")).to_have_count(len(bands))
+        tid(page, f"cd-target-{target}").click()
+        pv = next(
+            p
+            for p in obs["previews"]
+            if p["unit"] == shooter and p["target"] == target and p["kind"] == "shot"
+        )
+        expect(tid(page, "cd-preview-armour")).to_have_attribute("data-armour", str(pv["armour"]))
+        for colour, n in pv["dice"].items():
+            expect(tid(page, f"cd-preview-die-{colour}")).to_have_attribute("data-count", str(n))
+        for k, p in pv["casualties"].items():
+            assert float(tid(page, f"cd-preview-bar-{k}").get_attribute("data-p") or "nan") == p
+        expect(tid(page, "cd-preview-morale")).to_have_attribute("data-p", str(pv["morale_break"]))
+        shot(page, "coloured_dice_fixture_04_engine_shot")
+        tid(page, "cd-confirm").click()
+        assert sent(page)[-1] == shots[0]
+        assert not errors, errors
+    finally:
+        page.close()

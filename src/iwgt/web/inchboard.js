@@ -549,7 +549,7 @@ export class InchBoard {
     const bd = Array.isArray(t.bases) ? Number(t.bases[1]) * PX : 0;
     models.forEach(([mx, my], i) => g.append(bw > 0 && bd > 0
       ? s("rect", { x: (mx * PX - bw / 2).toFixed(1), y: (-my * PX - bd / 2).toFixed(1), width: bw.toFixed(1), height: bd.toFixed(1), rx: 2,
-        class: "ib-model ib-model-base", testid: `${own}-model-${i}` })
+        class: "ib-model ib-model-base", style: { fill: t.colour || "#888888" }, testid: `${own}-model-${i}` })
       : s("circle", { cx: mx * PX, cy: -my * PX, r: mr, class: "ib-model", testid: `${own}-model-${i}` })));
     // Miniatures as cells: equal shares of the front, each as deep as the tray (a unit's whole frontage).
     const cells = Math.max(0, Math.round(Number(t.cells) || 0));

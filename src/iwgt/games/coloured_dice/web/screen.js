@@ -192,8 +192,20 @@ export class Screen {
   unitName(id) { const u = this.unit(id); return u ? u.name || humanise(u.key) : `unit ${id}`; }
   sideName(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.name) || this.shell.seatName(seat); }
   sideColour(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.colour) || SIDE_COLOURS[seat] || "#888888"; }
-  /** The legal actions of one unit (and of one type). */
-  unitActions(id, type = null) { return this.actions().filter((a) => a.unit === id && (!type || a.type === type)); }
+  /** The legal actions of one unit (and of one type); its moves come with its selection. */
+  unitActions(id, type = null) {
+    const list = this.actions().filter((a) => a.unit === id && (!type || a.type === type));
+    if (!type || type === "move") list.push(...this.movesOf(id));
+    return list;
+  }
+  /** The moves the table offers a unit: its selection's (`moves: [{to, facing, action}]`). */
+  movesOf(id) {
+    const sel = this.shell.selection;
+    if (!sel || sel.unit !== id || !Array.isArray(sel.moves)) return [];
+    return sel.moves.map((m) => m.action || { type: "move", unit: id, path: [m.to], facing: m.facing }).filter((a) => a && a.type === "move");
+  }
+  /** Whether the unit's selection has come (its moves are known). */
+  selectionIn(id) { return Boolean(this.shell.selection && this.shell.selection.unit === id); }
   /** The order types the unit may give now, in the table's order. */
   orderTypes(id) {
     const types = new Set(this.unitActions(id).map((a) => a.type));
@@ -213,7 +225,7 @@ export class Screen {
     if (found) return found;
     if (this.asked && this.asked.key === JSON.stringify(action) && this.asked.answer) {
       const m = this.asked.answer;
-      return m.preview || m.outcome || (m.casualties ? m : null);
+      return m.odds || m.preview || m.outcome || (m.casualties ? m : null);
     }
     return null;
   }
@@ -239,10 +251,15 @@ export class Screen {
     const obs = view.observation || {};
     // Keep the picked unit while it is still ours to order; else pick nothing.
     let id = this.selected;
-    if (id !== null && !(this.myTurn() && obs.phase === "turn" && this.unitActions(id).length)) id = null;
+    if (id !== null && !(this.myTurn() && obs.phase === "turn" && this.shell.movable().has(id))) id = null;
     if (id === null) this.mode = null;
-    else if (this.mode && !this.orderTypes(id).includes(this.mode)) this.mode = this.defaultMode(id);
     this.shell.select(id, { render: false });
+  }
+
+  /** The picked unit's moves, reach and bands have come: an order it no longer has falls back to another. */
+  onSelection(msg) {
+    if (msg.unit !== this.selected || !this.myTurn()) return;
+    if (!this.mode || !this.orderTypes(msg.unit).includes(this.mode)) this.mode = this.defaultMode(msg.unit);
   }
 
   onPreview(msg) {
@@ -281,6 +298,7 @@ export class Screen {
       pickable: this.pickable(),
       selected: this.selected,
       reach: this.reach(sel),
+      rings: this.rings(sel),
       outlines: this.rangeBands(sel),
       points: this.points(sel),
       links: this.links(obs),
@@ -430,12 +448,28 @@ export class Screen {
     return move > 0 ? circle(u.tray.centre, move) : null;
   }
 
+  /** The table's rings for the picked unit while it moves: its move allowance. */
+  rings(u) {
+    const sel = this.shell.selection;
+    if (!u || !this.myTurn() || this.mode !== "move" || !sel || sel.unit !== u.id) return [];
+    return (sel.rings || []).filter((r) => r.kind === "move").map((r) => ({ kind: r.kind, at: r.at, radius: r.radius, label: r.label || null, testid: `cd-ring-${r.kind}` }));
+  }
+
   /** A shooter's range bands: outlines round its tray at each multiple of its weapon's range (CD-RA). */
   rangeBands(u) {
     if (!u || !u.tray) return [];
     const range = this.missileRange(u);
     const shooting = this.mode === "shoot" || (this.pending && this.pending.action.type === "shoot");
     if (!range || !shooting) return [];
+    // The table's own bands for the picked unit (its first weapon's), else the tray grown by each multiple.
+    const sel = this.shell.selection;
+    const given = sel && sel.unit === u.id && Array.isArray(sel.bands) ? sel.bands.filter((b) => Array.isArray(b.outline)) : [];
+    if (given.length) {
+      const first = given[0].range;
+      return [{ testid: "cd-range-bands", kind: "range-band", items: given.filter((b) => b.range === first).map((b) => ({
+        outline: b.outline, label: `${inches(b.to)} · +${b.armour ?? b.band}`, testid: `cd-range-band-${Number(b.band) + 1}`,
+      })) }];
+    }
     const corners = trayCorners(u.tray);
     return [{ testid: "cd-range-bands", kind: "range-band", items: Array.from({ length: MAX_RANGE_BANDS }, (_, i) => ({
       outline: offsetOutline(corners, range * (i + 1)), label: `${inches(range * (i + 1))} · +${i}`, testid: `cd-range-band-${i + 1}`,
@@ -629,7 +663,7 @@ export class Screen {
         typeof pv.distance === "number" ? ` at ${inches(pv.distance)}` : ""),
       h("div", { class: "cd-parts" }, parts.map(([k, v]) => h("span", { class: "cd-part", testid: `cd-preview-part-${k}`, "data-value": v }, `${k} ${v}`))),
       h("div", { class: "cd-hist", testid: "cd-preview-hist", role: "img", "aria-label": "Chance of each number of casualties" },
-        hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v, title: `${plural(k, "casualty")}: ${pct(v)}` },
+        hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v, title: `${k} ${k === 1 ? "casualty" : "casualties"}: ${pct(v)}` },
           h("span", { class: "cd-hist-p" }, v >= 0.005 ? pct(v) : ""),
           h("span", { class: "cd-hist-bar", style: { height: `${Math.max(2, Math.round((v / top) * 100))}%` } }),
           h("span", { class: "cd-hist-k" }, String(k))))),
@@ -677,9 +711,13 @@ export class Screen {
   questionWords(q) {
     const who = typeof q.unit === "number" ? this.unitName(q.unit) : "Your unit";
     switch (q.kind) {
-      case "hero": return `${who} may spend hero points on the dice just rolled (${q.left ?? "?"} left): each point is +1 or -1 on one number die.`;
-      case "bear_wound": return `${plural(q.wounds ?? 0, "wound")} come through to ${who}: roll a bear-wound die to cancel some, or let them through.`;
-      case "react": return `${who} is charged${typeof q.charger === "number" ? ` by ${this.unitName(q.charger)}` : ""}: roll ${plural(q.dice_count ?? (q.dice || []).length, "yellow die")} for a reaction (over its slowness ${q.slowness ?? ""}), or not.`;
+      case "hero": return `${who} may spend hero points on the dice just rolled (${q.left ?? (this.unit(q.unit) || {}).hero_left ?? "?"} left): each point is +1 or -1 on one number die.`;
+      case "bear_wound": return `${plural(q.wounds ?? 0, "wound")} come through to ${who}: roll a ${q.colour || ""} bear-wound die to cancel some (${(this.unit(q.unit) || {}).bear_left ?? "?"} left), or let them through.`;
+      case "react": {
+        const n = q.dice_count ?? (q.dice || []).length;
+        const slow = (this.unit(q.unit) || {}).slowness;
+        return `${who} is charged${typeof q.charger === "number" ? ` by ${this.unitName(q.charger)}` : ""}: roll ${n} yellow ${n === 1 ? "die" : "dice"} for a reaction (over its slowness${slow !== undefined ? ` ${slow}` : ""}), or not.`;
+      }
       case "resist": return `A spell${q.spell ? ` (${humanise(q.spell)})` : ""} targets ${who}: spend ${q.cost ?? "its cost in"} will to cancel it, or not.`;
       default: return humanise(q.kind);
     }
@@ -783,9 +821,13 @@ export class Screen {
     this.plan = null;
     this.pending = null;
     this.check = null;
-    this.mode = u.seat === this.seat() && this.myTurn() ? this.defaultMode(id) : null;
-    if (this.selected !== id) this.shell.select(id);
-    else this.shell.render();
+    if (this.selected !== id) {
+      this.mode = null; // its default order once its selection (its moves) has come
+      this.shell.select(id);
+    } else {
+      if (!this.mode && u.seat === this.seat() && this.myTurn()) this.mode = this.defaultMode(id);
+      this.shell.render();
+    }
   }
 
   /** A charge, fight, shot or spell: shown with its odds, sent by Confirm. */
@@ -805,7 +847,7 @@ export class Screen {
     if (!this.myTurn() || this.pending) return;
     const u = this.selected !== null ? this.unit(this.selected) : null;
     if (!u || u.seat !== this.seat() || !u.tray) { toast("Tap one of your lit units first."); return; }
-    if (!this.unitActions(u.id, "move").length) return;
+    if (this.selectionIn(u.id) && !this.unitActions(u.id, "move").length) { toast(`${this.unitName(u.id)} cannot move now.`); return; }
     if (this.mode !== "move") this.mode = "move";
     const at = [round2(p[0]), round2(p[1])];
     if (!this.plan || this.plan.unit !== u.id) this.plan = { unit: u.id, path: [], facing: Number(u.tray.facing) };
@@ -823,7 +865,7 @@ export class Screen {
 
   dropUnit(id, p) {
     const u = this.unit(id);
-    if (!this.myTurn() || !u || !u.tray || !this.unitActions(id, "move").length) return;
+    if (!this.myTurn() || !u || !u.tray || !this.shell.movable().has(id)) return;
     if (this.selected !== id) this.shell.select(id, { render: false });
     this.mode = "move";
     const at = [round2(p[0]), round2(p[1])];
