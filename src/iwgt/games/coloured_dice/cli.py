@@ -193,7 +193,7 @@ def _print(
     if data["range_inches"] is None:
         how = "close combat"
     else:
-        how = f'a shot at {data["range_inches"]:g}" with a {data["weapon_range"]:g}" weapon'
+        how = f'a shot at {data["range_inches"]:g}" (weapon range {data["weapon_range"]:g}")'
     console.print(f"[bold]Coloured-Dice[/]: {pool_text(data['dice'])}, {how}")
     cost = against.value + 1
     console.print(f"against {against.sum_text()}: each casualty costs {cost} point{'s' if cost > 1 else ''}")
