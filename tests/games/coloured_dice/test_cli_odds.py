@@ -166,3 +166,20 @@ def test_mounted_as_the_shared_cli_mounts_them() -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["armour"] == 1
+
+
+def test_through_the_shared_cli() -> None:
+    from iwgt.cli import app
+
+    result = runner.invoke(
+        app, ["odds", "coloured-dice", "pool", "--dice", "10white,5black", "--armour", "1", "--json"], env=ENV
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["casualties"] == {
+        str(k): v for k, v in sorted(casualties_distribution({"white": 10, "black": 5}, 1).items())
+    }
+    refused = runner.invoke(
+        app, ["odds", "coloured-dice", "pool", "--dice", "3white", "--armour", "-1"], env=ENV
+    )
+    assert refused.exit_code == 2 and "armour is 0 or more" in refused.output
