@@ -49,6 +49,7 @@ from iwgt.games.coloured_dice.pending import (
     Then,
     Wounds,
 )
+from iwgt.games.coloured_dice.preview import Preview, fight_preview, previews, shot_preview
 from iwgt.games.coloured_dice.state import CdState
 from iwgt.geometry.trays import tray_gap
 
@@ -374,6 +375,7 @@ def _number(colour: str, index: int) -> int:
 
 __all__ = [
     "CONTACT_EPS",
+    "Preview",
     "Step",
     "advance",
     "begin_attack",
@@ -384,11 +386,14 @@ __all__ = [
     "begin_resist",
     "begin_shot",
     "die_needed",
+    "fight_preview",
+    "previews",
     "push_then",
     "questions",
     "register_d6",
     "register_then",
     "settle",
+    "shot_preview",
     "spend_will",
     "to_move",
 ]
