@@ -116,7 +116,7 @@ def test_lose_unit_twice_counts_once() -> None:
 
 
 def test_general_morale_helps_every_later_test() -> None:
-    """CD-MM-05: with general morale +6 (the enemy leader's death, say) an 11 passes at target 7 (11 - 6 = 5)."""
+    """CD-MM-05: with general morale +6 an 11 passes at target 7 (11 - 6 = 5)."""
     s = replace(_two("militia"), general_morale=(6, 0))
     st, _ = drive(resolve.begin_morale_test(s, 0, close_combat=False, reason="shot"), [5, 6])
     assert not st.unit(0).shaken
