@@ -76,6 +76,7 @@ __all__ = [
     "extra_dice",
     "leash_refusal",
     "live",
+    "magic_rules",
     "move_bonus",
     "passive",
     "releasable",
