@@ -17,7 +17,7 @@ from iwgt.games.coloured_dice.pending import MoraleRoll, PoolRoll, ResistAsk
 from iwgt.games.coloured_dice.rules import Profile, profile
 from iwgt.games.coloured_dice.state import CdState
 
-from .kit import GAME, battle, unit
+from .kit import GAME, battle, square, unit
 
 # Seat 0 (Kaleva): 0 Väinämöinen (wizard, Will 6), 1 Tietäjä (shaman, Tapio 2), 2 levy, 3 priest of Ukko (5).
 # Seat 1 (Pohjola): 4 thralls, 5 Louhi (moon-mage, Will 7, Tuoni 3), 6 priest of Tuoni (6).
@@ -288,3 +288,20 @@ def test_a_spell_attack_preview_has_the_exact_odds() -> None:
     assert {(q.unit, q.target, q.spell) for q in magic.spell_previews(_state(), 0)} >= {
         (VAINO, THRALLS, "fire_dart")
     }
+
+
+def test_an_enemy_out_of_sight_is_no_target_a_friend_needs_no_sight() -> None:
+    """A forest band between Väinämöinen and the thralls hides them (CD-TE-15..17): no fire dart; the
+    levy beyond the same trees may still be veiled (helping a friend needs no sight)."""
+    s = battle(
+        [
+            unit(0, "vainamoinen", 20, 5),
+            unit(0, "levy", 24, 14, files=5),
+            unit(1, "thralls", 24, 18, files=6),
+        ],
+        features=[square("forest", 0, 7, 48, 11)],
+    )
+    assert 2 not in _casts(s, 0, "fire_dart")
+    assert 1 in _casts(s, 0, "mist_veil")
+    open_ground = replace(s, features=())
+    assert 2 in _casts(open_ground, 0, "fire_dart")  # 11" away: the trees were the only reason

@@ -206,8 +206,12 @@ def _sees(state: CdState, caster: Unit, target: Unit) -> bool:
     return terrain.sees(caster.tray, target.tray, state.terrain(), cells=cells)
 
 
-def _targets(state: CdState, caster: Unit, key: str, power: Power) -> list[Unit]:
-    """The units a power may aim at now (unit targets only)."""
+def _targets(
+    state: CdState, caster: Unit, key: str, power: Power, seen: dict[int, bool] | None = None
+) -> list[Unit]:
+    """The units a power may aim at now (unit targets only); ``seen`` keeps the sight lines already drawn
+    from this caster (a caster's powers share them)."""
+    sight = {} if seen is None else seen
     if power.target == "self":
         pool = [caster]
     elif power.target == "friend":
@@ -218,7 +222,10 @@ def _targets(state: CdState, caster: Unit, key: str, power: Power) -> list[Unit]
             pool = [u for u in pool if spirits.is_immaterial(u)]
         elif power.effect == "attack":
             pool = [u for u in pool if not spirits.is_immaterial(u)]  # wounds cannot touch it
-        pool = [u for u in pool if _sees(state, caster, u)]
+        for u in pool:
+            if u.id not in sight:
+                sight[u.id] = _sees(state, caster, u)
+        pool = [u for u in pool if sight[u.id]]
     return [u for u in pool if _useful(caster, u, key, power)]
 
 
@@ -245,6 +252,7 @@ def castable(state: CdState, unit_id: int) -> list[Cast]:
         return []
     book = magic_rules()
     out: list[Cast] = []
+    seen: dict[int, bool] = {}
     for key in powers_of(u, book):
         power = book.power(key)
         if isinstance(power, Spell) and will_of(u) < power.cost:
@@ -254,7 +262,7 @@ def castable(state: CdState, unit_id: int) -> list[Cast]:
             if spot is not None:
                 out.append(Cast(u.id, key, None, spot.centre))
             continue
-        out.extend(Cast(u.id, key, t.id) for t in _targets(state, u, key, power))
+        out.extend(Cast(u.id, key, t.id) for t in _targets(state, u, key, power, seen))
     return out
 
 
