@@ -8,9 +8,12 @@ model of both front ranks fights. White faces: 1, 2 -> 1 point, 3 -> 2 points, 4
 from __future__ import annotations
 
 import pytest
-from tests.games.coloured_dice.combat_kit import combat_profiles, drive, of, state, unit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as strategies
+from tests.games.coloured_dice.combat_kit import combat_profiles, drive, of, state, test_profile, unit
 
 from iwgt.core.errors import IllegalAction
+from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.games.coloured_dice import resolve
 from iwgt.games.coloured_dice.combat_events import (
     AttackDeclared,
@@ -139,3 +142,43 @@ def test_no_fight_without_contact() -> None:
     d = unit(1, 1, "militia", (20.0, 12.0))
     with pytest.raises(IllegalAction, match="CD-FI-01"):
         resolve.begin_fight(state(a, d), 0, 1)
+
+
+# --- properties ------------------------------------------------------------------------------------------
+
+SETUPS = {
+    "lines": lambda: (unit(0, 0, "axemen", (20.0, 10.0)), unit(1, 1, "militia", (20.0, 11.0), banner=True)),
+    "hero": lambda: (unit(0, 0, "axemen", (20.0, 10.0)), unit(1, 1, "hero", (20.0, 11.0), general=True)),
+    "troll": lambda: (unit(0, 0, "hero", (20.0, 10.0)), unit(1, 1, "troll", (20.0, 11.5), wounds=1)),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    setup=strategies.sampled_from(sorted(SETUPS)),
+    picks=strategies.lists(strategies.integers(0, 5), min_size=120, max_size=120),
+)
+def test_any_dice_and_answers_settle_a_fight_and_nothing_goes_below_zero(
+    setup: str, picks: list[int]
+) -> None:
+    """Whatever the faces and answers: every accepted face or answer changes the state (none is lost);
+    models, wounds, hero points and bear dice never go below 0; the stack empties (hypothesis)."""
+    a, d = SETUPS[setup]()
+    s, _ = resolve.begin_fight(state(a, d), 0, 1)
+    for pick in picks:
+        if not s.pending:
+            break
+        who = resolve.to_move(s)
+        if who == CHANCE:
+            move: object = ChanceOutcome(pick + 1)
+        else:
+            offered = resolve.questions(s, who)
+            assert offered, f"a question with no answer: {s.top}"
+            move = offered[pick % len(offered)]
+        after, _ = resolve.advance(s, move)  # type: ignore[arg-type]
+        assert after != s, f"{move!r} was accepted but changed nothing"
+        s = after
+        for u in s.units:
+            assert u.models >= 0 and u.wounds >= 0 and u.hero_left >= 0 and u.bear_left >= 0
+            assert u.wounds < test_profile(u.key).body  # the wounds on the current model only
+    assert not s.pending, f"still pending after 120 inputs: {s.pending}"
