@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from iwgt.core.protocol import CHANCE, ChanceOutcome, Event
-from iwgt.games.coloured_dice import combat_common, resolve
+from iwgt.games.coloured_dice import combat_common, magic_bonus, resolve
 from iwgt.games.coloured_dice.actions import Action
 from iwgt.games.coloured_dice.formation import block_tray, cell_size
 from iwgt.games.coloured_dice.morale import starting_us
@@ -130,6 +130,14 @@ def combat_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
         return test_profile(key) if army == ARMY else real(army, key)
 
     monkeypatch.setattr(combat_common, "profile", lookup)
+    monkeypatch.setattr(magic_bonus, "profile", lookup)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The scenario file's part the magic queries read (who plays first)."""
+
+    first: int = 0
 
 
 @dataclass(frozen=True)
@@ -140,6 +148,7 @@ class Table:
     height: float = 48.0
     rounds: int = 6
     name: str = "test"
+    spec: Spec = Spec()
 
 
 def unit(

@@ -26,6 +26,7 @@ from iwgt.games.coloured_dice.combat_events import (
     UnitShaken,
     WoundsTaken,
 )
+from iwgt.games.coloured_dice.state import Buff
 
 __all__ = ["combat_profiles"]
 pytestmark = pytest.mark.usefixtures("combat_profiles")
@@ -182,3 +183,14 @@ def test_any_dice_and_answers_settle_a_fight_and_nothing_goes_below_zero(
             assert u.models >= 0 and u.wounds >= 0 and u.hero_left >= 0 and u.bear_left >= 0
             assert u.wounds < test_profile(u.key).body  # the wounds on the current model only
     assert not s.pending, f"still pending after 120 inputs: {s.pending}"
+
+
+def test_magic_armour_and_dice_enter_the_fight() -> None:
+    """CD-MA designed (magic_bonus): a running +1 armour spell on the militia and a spell giving the axemen
+    2 extra black dice: armour 1 + 1 = 2, and 10 white + 2 black dice (once to the pool, in pool order)."""
+    a = unit(0, 0, "axemen", (20.0, 10.0), buffs=(Buff("war_cry", "dice:black", 2, 2, 0),))
+    d = unit(1, 1, "militia", (20.0, 11.0), buffs=(Buff("stone_skin", "armour", 1, 2, 0),))
+    _, ev = resolve.begin_fight(state(a, d), 0, 1)
+    declared = of(ev, AttackDeclared)[0]
+    assert declared.dice == ("white",) * 10 + ("black",) * 2
+    assert declared.armour == 2 and dict(declared.parts)["magic"] == 1

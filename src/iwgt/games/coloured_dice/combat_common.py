@@ -12,6 +12,7 @@ from typing import Any
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.combat_events import GeneralMoraleChanged
 from iwgt.games.coloured_dice.formation import CONTACT_EPS, UnitGeo
+from iwgt.games.coloured_dice.magic_bonus import Against, armour_bonus
 from iwgt.games.coloured_dice.morale import general_morale_change
 from iwgt.games.coloured_dice.rules import Profile, profile, rules
 from iwgt.games.coloured_dice.state import CdState, Unit, pair
@@ -98,9 +99,10 @@ def engaged_friends(state: CdState, target: Unit, seat: int) -> list[Unit]:
     return [f for f in state.on_table(seat) if f.id != target.id and in_contact(f, target)]
 
 
-def armour_mods(state: CdState, u: Unit) -> int:
-    """The armour a unit's buffs (spells, released spirits) add (CD-MA designed): the ``armour`` effect."""
-    return u.buff_total("armour")
+def armour_mods(state: CdState, u: Unit, against: Against) -> int:
+    """The armour magic adds to a unit (runes, bound spirits, spells still running; CD-MA designed) in a
+    fight or against a shot or spell (``magic_bonus.armour_bonus``)."""
+    return armour_bonus(state, u, against)
 
 
 def base_armour(u: Unit) -> int:

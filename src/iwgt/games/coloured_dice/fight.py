@@ -28,6 +28,7 @@ from iwgt.games.coloured_dice.combat_common import (
 from iwgt.games.coloured_dice.combat_events import FightBegun
 from iwgt.games.coloured_dice.dice import pool_list
 from iwgt.games.coloured_dice.formation import fighters, files_of
+from iwgt.games.coloured_dice.magic_bonus import extra_dice
 from iwgt.games.coloured_dice.morale_flow import push_test
 from iwgt.games.coloured_dice.pending import Attack, FightStage, FightStep
 from iwgt.games.coloured_dice.rules import melee_dice as melee_dice_of
@@ -75,24 +76,16 @@ def melee_dice(state: CdState, src: Unit, tgt: Unit) -> tuple[str, ...]:
     count: Counter[str] = Counter()
     for i in idx:
         count.update(melee_dice_of(p, rank=i // f + 1))
-    count.update(_dice_buffs(src))
+    if idx:
+        count.update(extra_dice(state, src))  # magic's dice, once to the pool (runes, spirits, spells)
     return pool_list(count)
-
-
-def _dice_buffs(u: Unit) -> Counter[str]:
-    """Extra dice from buffs (a spell or spirit adding dice, ``dice:<colour>`` effects; CD-MA designed)."""
-    out: Counter[str] = Counter()
-    for b in u.buffs:
-        if b.effect.startswith("dice:") and b.amount > 0:
-            out[b.effect.split(":", 1)[1]] += b.amount
-    return out
 
 
 def melee_armour(state: CdState, src: Unit, tgt: Unit) -> tuple[int, tuple[tuple[str, int], ...]]:
     """The target's armour in a fight and its parts: armour + hill (+1 if it stands higher) + buffs."""
     base = base_armour(tgt)
     hill = hill_bonus() * higher(tgt.tray, src.tray, state.terrain())
-    extra = armour_mods(state, tgt)
+    extra = armour_mods(state, tgt, "fight")
     parts = (("armour", base), ("hill", hill), ("magic", extra))
     return max(0, base + hill + extra), parts
 

@@ -20,6 +20,7 @@ from iwgt.games.coloured_dice.formation import CONTACT_EPS
 from iwgt.games.coloured_dice.morale import unit_destroyed_event
 from iwgt.games.coloured_dice.pending import D6Roll
 from iwgt.games.coloured_dice.rules import unit_points
+from iwgt.games.coloured_dice.spirits import is_immaterial
 from iwgt.games.coloured_dice.state import CdState, pair
 from iwgt.geometry.trays import tray_gap
 
@@ -72,7 +73,7 @@ def lose_unit(
             D6Roll("a unit destroyed by its own side's fire: general morale d6", GM_OWN_FIRE, u.seat)
         )
     for s in state.units:
-        if s.owner == u.id and s.on_table and "immaterial" in prof(s).abilities:
+        if s.owner == u.id and s.on_table and is_immaterial(s):
             state = lose_unit(state, s.id, "owner", events)  # CD-MA-08: bound to the world by its owner
     return state
 

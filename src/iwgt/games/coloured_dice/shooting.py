@@ -90,7 +90,7 @@ def plan_shot(state: CdState, unit_id: int, target_id: int) -> ShotPlan:
     hill = hill_bonus() * higher(t.tray, u.tray, features)
     skill = skill_of(u)
     base = base_armour(t)
-    extra = armour_mods(state, t)
+    extra = armour_mods(state, t, "shot")
     armour = shot_armour(base, skill=skill, band=band, cover=cov, hill=hill, extra=extra)
     parts = (
         ("armour", base),

@@ -24,6 +24,7 @@ from iwgt.games.coloured_dice.dice import Rolled, face_value, total
 from iwgt.games.coloured_dice.dice import wounds as wounds_of
 from iwgt.games.coloured_dice.formation import after_losses
 from iwgt.games.coloured_dice.general_morale import lose_unit
+from iwgt.games.coloured_dice.magic_bonus import wound_immune
 from iwgt.games.coloured_dice.morale_flow import push_test
 from iwgt.games.coloured_dice.pending import AfterAttack, Attack, BearAsk, BearRoll, HeroAsk, PoolRoll, Wounds
 from iwgt.games.coloured_dice.state import CdState, LastRoll, Unit
@@ -118,8 +119,8 @@ def bear_colour(u: Unit) -> str | None:
 def wounds_step(state: CdState, w: Wounds, events: list[Event]) -> CdState:
     """The ``Wounds`` frame on top: ask about bear wound while dice are left, else apply (CD-CH-14..16)."""
     u = state.unit(w.unit)
-    if not u.on_table or w.wounds <= 0:
-        return state.pop()
+    if not u.on_table or w.wounds <= 0 or wound_immune(state, u):
+        return state.pop()  # an immaterial spirit is harmed only by magic or its owner's death (CD-MA-08)
     colour = bear_colour(u)
     if u.bear_left > 0 and colour is not None and not w.declined:
         return state.with_top(BearAsk(u.seat, u.id, colour, w))
