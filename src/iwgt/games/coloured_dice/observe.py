@@ -213,14 +213,22 @@ def pending_json(state: CdState) -> JSON | None:
         return {"kind": "roll", "seat": None, "purpose": purpose, "dice": ["d6"], "faces": []}
     if isinstance(top, pd.HeroAsk):
         on = top.on
-        return {
+        asked: JSON = {
             "kind": "hero",
             "seat": top.seat,
             "purpose": f"hero points of {state.unit(top.unit).name}",
             "unit": top.unit,
             "dice": list(on.dice) if isinstance(on, pd.Attack) else ["d6", "d6"],
             "faces": list(on.faces),
+            "adjust": on.adjust,
         }
+        # What the roll is about, so a player (and the bot) can weigh the points: whose pool against what
+        # armour, or whose morale test.
+        if isinstance(on, pd.Attack):
+            asked.update(attack=on.kind, source=on.source, target=on.target, armour=on.armour)
+        else:
+            asked.update(close_combat=on.close_combat, tested=on.unit)
+        return asked
     if isinstance(top, pd.BearAsk):
         return {
             "kind": "bear_wound",
