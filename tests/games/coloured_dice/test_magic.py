@@ -305,3 +305,23 @@ def test_an_enemy_out_of_sight_is_no_target_a_friend_needs_no_sight() -> None:
     assert 1 in _casts(s, 0, "mist_veil")
     open_ground = replace(s, features=())
     assert 2 in _casts(open_ground, 0, "fire_dart")  # 11" away: the trees were the only reason
+
+
+def test_restore_gives_bear_wound_dice_back_never_above_the_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restore of bear-wound dice (moon well changed to ``what = "bear"``, 2 dice) on Lemminkäinen (2 red
+    per battle) who has used both: 0 -> 2; with one left, 1 -> 2 (not 3); with both left, not offered."""
+    book = magic.magic_rules()
+    well = book.spells["moon_well"].model_copy(update={"what": "bear"})
+    changed = book.model_copy(update={"spells": {**book.spells, "moon_well": well}})
+    monkeypatch.setattr(magic, "magic_rules", lambda: changed)
+    _with(monkeypatch, {("kaleva", "vainamoinen"): {"spells": ("moon_well",)}})
+    s = battle([unit(0, "vainamoinen", 20, 6), unit(0, "lemminkainen", 26, 6), unit(1, "thralls", 24, 30)])
+    hero = s.unit(1)
+    bear = profile("kaleva", "lemminkainen").bear_wound
+    assert bear is not None and bear.dice == 2
+    assert _casts(s, 0, "moon_well") == set()  # both dice left
+    for left, after in ((0, 2), (1, 2)):
+        st = s.with_unit(replace(hero, bear_left=left))
+        assert _casts(st, 0, "moon_well") == {1}
+        st2, _ = magic.begin_cast(st, Cast(0, "moon_well", 1))
+        assert st2.unit(1).bear_left == after
