@@ -66,7 +66,7 @@ function middle(outline) {
 export class InchBoard {
   /**
    * @param {HTMLElement} host where the SVG goes
-   * @param {{onPiece: (id: number) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void,
+   * @param {{onPiece: (id: number, p?: number[]) => void, onPoint: (p: number[]) => void, onDrop: (id: number, p: number[]) => void,
    *   onTurn?: (key: string, facing: number) => void}} handlers (`onTurn`: a turnable ghost was turned by a drag)
    * @param {{prefix?: string}} [opts] `prefix` starts every data-testid the board makes itself ("ib-" unless told)
    */
@@ -635,7 +635,7 @@ export class InchBoard {
       this.handlers.onDrop(d.id, this.inches(x, y));
       return;
     }
-    if (d.id !== null) this.handlers.onPiece(d.id);
+    if (d.id !== null) this.handlers.onPiece(d.id, this.inches(x, y)); // where on the piece, for a screen that wants it
     else this.handlers.onPoint(this.inches(x, y));
   }
 

@@ -40,6 +40,7 @@ const ORDER_NAMES = { move: "Move", charge: "Charge", fight: "Fight", shoot: "Sh
 const TARGETED = new Set(["charge", "fight", "shoot", "cast", "release"]);
 const QUESTIONS = ["hero", "bear_wound", "react", "resist"];
 const MAX_RANGE_BANDS = 4; // CD-RA-01 (decided): a shot reaches 4 multiples of its weapon's range
+const MIN_LEG = 0.3; // inches: a tap this close to where the plan stands adds no leg
 const SNAP_INCHES = 0.5; // a tap this close to a move end the table offers goes exactly there
 const TURN_STEP_DEGREES = 45;
 const CIRCLE_POINTS = 48;
@@ -166,7 +167,7 @@ export class Screen {
     this.elEnd = h("button", { type: "button", class: "btn primary", testid: "cd-end-turn", hidden: true,
       onclick: () => this.send({ type: "end_turn" }) }, "End turn");
     this.board = new InchBoard(slots.board, {
-      onPiece: (id) => this.tapUnit(id),
+      onPiece: (id, p) => this.tapUnit(id, p),
       onPoint: (p) => this.tapPoint(p),
       onDrop: (id, p) => this.dropUnit(id, p),
       onTurn: (key, facing) => this.turnGhost(key, facing),
@@ -360,7 +361,7 @@ export class Screen {
 
   verdict(result) {
     const w = Array.isArray(result.winners) ? result.winners : [];
-    if (w.length === 1) return `${this.sideName(w[0])} win the battle!`;
+    if (w.length === 1) { const n = this.sideName(w[0]); return `${n.charAt(0).toUpperCase()}${n.slice(1)} win the battle!`; }
     return null;
   }
 
@@ -805,9 +806,14 @@ export class Screen {
     this.shell.render();
   }
 
-  tapUnit(id) {
+  tapUnit(id, at = null) {
     const u = this.unit(id);
     if (!u) return;
+    if (at && this.myTurn() && id === this.selected && this.mode === "move" && u.seat === this.seat()) {
+      // The picked unit moving a short way: a tap on its own tray is a destination too.
+      this.tapPoint(at);
+      return;
+    }
     if (this.myTurn() && this.selected !== null && this.targetIds().has(id)) {
       const list = this.unitActions(this.selected, this.mode).filter((a) => a.target === id);
       if (list.length) { this.aim(list[0]); return; }
@@ -824,10 +830,25 @@ export class Screen {
     if (this.selected !== id) {
       this.mode = null; // its default order once its selection (its moves) has come
       this.shell.select(id);
+      if (u.tray) this.reveal([u.tray.centre]); // picked from the roster: shown on the board
     } else {
       if (!this.mode && u.seat === this.seat() && this.myTurn()) this.mode = this.defaultMode(id);
       this.shell.render();
     }
+  }
+
+  /** On a board drawn larger than its frame (a phone), bring these points (inches) to the middle of the frame. */
+  reveal(points) {
+    const host = this.board.host;
+    if (!host.classList.contains("zoomed") || !points.length) return;
+    requestAnimationFrame(() => {
+      const at = points.map((p) => this.board.clientPoint(p)).filter(Boolean);
+      if (!at.length) return;
+      const r = host.getBoundingClientRect();
+      const x = at.reduce((t, p) => t + p[0], 0) / at.length;
+      const y = at.reduce((t, p) => t + p[1], 0) / at.length;
+      host.scrollBy({ left: x - (r.left + r.width / 2), top: y - (r.top + r.height / 2) });
+    });
   }
 
   /** A charge, fight, shot or spell: shown with its odds, sent by Confirm. */
@@ -840,6 +861,8 @@ export class Screen {
       this.shell.preview(action);
     }
     this.shell.render();
+    const ends = [this.unit(action.unit), this.unit(action.target)].filter((x) => x && x.tray).map((x) => x.tray.centre);
+    this.reveal(ends);
     requestAnimationFrame(() => { if (!this.elPreview.hidden) this.elPreview.scrollIntoView({ block: "nearest" }); });
   }
 
@@ -850,8 +873,10 @@ export class Screen {
     if (this.selectionIn(u.id) && !this.unitActions(u.id, "move").length) { toast(`${this.unitName(u.id)} cannot move now.`); return; }
     if (this.mode !== "move") this.mode = "move";
     const at = [round2(p[0]), round2(p[1])];
-    if (!this.plan || this.plan.unit !== u.id) this.plan = { unit: u.id, path: [], facing: Number(u.tray.facing) };
-    const last = this.plan.path.length ? this.plan.path[this.plan.path.length - 1] : u.tray.centre;
+    const mine = this.plan && this.plan.unit === u.id && this.plan.path.length ? this.plan : null;
+    const last = mine ? mine.path[mine.path.length - 1] : u.tray.centre;
+    if (Math.hypot(at[0] - last[0], at[1] - last[1]) < MIN_LEG) return;
+    if (!mine) this.plan = { unit: u.id, path: [], facing: Number(u.tray.facing) };
     const snap = this.plan.path.length ? null : this.snapMove(at, u.id);
     if (snap) {
       this.plan.path = snap.path.map((q) => [q[0], q[1]]);

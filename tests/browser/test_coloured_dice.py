@@ -1,0 +1,338 @@
+"""The Coloured-Dice Fantasy Battle Rules at the table, in the browser as players see it (issue 14, part 5).
+
+- A whole ``skirmish`` from the game selection to Game Over on one shared touchscreen, both sides played by
+  taps on the screen alone: units picked on the inch board, moves to a tapped destination (a ghost tray), a
+  charge, a fight and a shot by their order buttons and targets, each shot and fight first shown with its pool
+  preview, checked against the observation's ``previews`` (the dice by colour, the effective armour, the
+  casualty histogram, the chance the target's morale breaks) before Confirm; the questions (hero points, bear
+  wounds, reactions) answered in their dialogs.
+- Physical dice: each die of a shot's pool is asked for with its faces drawn as on the die, in its colour
+  (CD-DI: a white die shows 1, 1, 2, miss, miss, miss); the faces tapped are the roll then shown.
+- On a phone the orders, the range bands, the preview and Confirm are in reach.
+
+Screenshots: build/screenshots/coloured_dice_*.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from .conftest import Server, shot
+from .kit import WAIT_MS, open_link, tid, version, wait_version
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
+MAX_STEPS = 400
+"""A bound on the players' acts in the browser game (each one a wait for the server's answer)."""
+WHITE_FACES = ["1", "1", "2", "miss", "miss", "miss"]
+"""The white die's faces in face order (CD-DI-04), as the die dialog prints them."""
+
+expect.set_options(timeout=WAIT_MS)
+
+
+# -- helpers ------------------------------------------------------------------------------------------------
+
+
+def view(page: Page) -> dict[str, Any]:
+    """The view the page shows."""
+    v: dict[str, Any] = page.evaluate("() => window.iwgtTable.view")
+    return v
+
+
+def wait_settled(page: Page) -> None:
+    """Wait until a seat of this screen is to act, a die is asked for, or the game is over."""
+    page.wait_for_function(
+        """() => { const t = window.iwgtTable; if (!t || !t.view) return false;
+                   if (t.view.status !== 'playing') return true;
+                   if (document.querySelector('[data-testid="die-dialog"]')) return true;
+                   return t.view.to_move === t.view.seat && t.mySeats().includes(t.view.seat); }""",
+        timeout=WAIT_MS * 4,
+    )
+
+
+def act_and_wait(page: Page, testid: str) -> None:
+    """Tap a button that sends an act, and wait for the next view."""
+    before = version(page)
+    tid(page, testid).click()
+    wait_version(page, before + 1)
+
+
+def tap_table(page: Page, at: tuple[float, float] | list[float]) -> None:
+    """Tap the table at a point in inches (through the board's own mapping)."""
+    xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", list(at))
+    page.mouse.click(xy[0], xy[1])
+
+
+def pick(page: Page, uid: int) -> dict[str, Any]:
+    """Tap a unit on the board and wait for its selection (its moves, bands and targets)."""
+    tid(page, f"cd-unit-{uid}").click()
+    page.wait_for_function(
+        "u => { const t = window.iwgtTable; return t.selection && t.selection.unit === u; }", arg=uid
+    )
+    sel: dict[str, Any] = page.evaluate("() => window.iwgtTable.selection")
+    return sel
+
+
+def units(v: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        u
+        for u in v["observation"]["units"]
+        if u.get("tray") and not u.get("destroyed") and not u.get("routed")
+    ]
+
+
+def gap(a: dict[str, Any], b: dict[str, Any]) -> float:
+    return math.dist(a["tray"]["centre"], b["tray"]["centre"])
+
+
+def check_preview(page: Page, v: dict[str, Any], action: dict[str, Any]) -> None:
+    """The preview shown before Confirm is the observation's own for this attack."""
+    kind = {"fight": "fight", "shoot": "shot"}[action["type"]]
+    pv = next(
+        p
+        for p in v["observation"]["previews"]
+        if p["kind"] == kind and p["unit"] == action["unit"] and p["target"] == action["target"]
+    )
+    expect(tid(page, "cd-preview")).to_be_visible()
+    expect(tid(page, "cd-preview-armour")).to_have_attribute("data-armour", str(pv["armour"]))
+    for colour, n in pv["dice"].items():
+        expect(tid(page, f"cd-preview-die-{colour}")).to_have_attribute("data-count", str(n))
+    for k, p in pv["casualties"].items():
+        assert float(tid(page, f"cd-preview-bar-{k}").get_attribute("data-p") or "nan") == p
+    assert float(tid(page, "cd-preview-morale").get_attribute("data-p") or "nan") == pv["morale_break"]
+    for part, value in pv["parts"].items():
+        expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
+
+
+def answer_question(page: Page) -> bool:
+    """Answer a question dialog of the table if one is open: spend a hero point up when offered, roll every
+    bear-wound die, react, never resist. True if one was answered."""
+    for dialog, button in (
+        ("cd-ask-bear", "cd-bear-roll"),
+        ("cd-ask-react", "cd-react-roll"),
+        ("cd-ask-resist", "cd-resist-no"),
+    ):
+        if tid(page, dialog).count():
+            if not tid(page, button).is_enabled():
+                button = button.replace("roll", "pass") if "bear" in button else "cd-react-no"
+            act_and_wait(page, button)
+            return True
+    if tid(page, "cd-ask-hero").count():
+        if tid(page, "cd-hero-plus").is_enabled():
+            tid(page, "cd-hero-plus").click()
+        act_and_wait(page, "cd-hero-send")
+        return True
+    return False
+
+
+# -- 1. a whole skirmish from the game selection -------------------------------------------------------------
+
+
+@pytest.fixture
+def game(server: Server, browser: Browser) -> Iterator[Page]:
+    page = open_link(browser, server.base, "/", DESKTOP)
+    tid(page, "game-card-coloured-dice").click()
+    tid(page, "scenario-select").select_option("skirmish")
+    tid(page, "seat-select-0").select_option("human")
+    tid(page, "seat-select-1").select_option("human")
+    tid(page, "mode-shared").click()
+    tid(page, "play-button").click()
+    page.wait_for_url("**/play/**")
+    yield page
+    page.close()
+
+
+@pytest.mark.timeout(1500)
+def test_a_skirmish_from_the_game_selection_to_its_end(game: Page) -> None:
+    page = game
+    wait_settled(page)
+    expect(tid(page, "phase")).to_contain_text("Round 1 of 4")
+    done: dict[str, int] = {"move": 0, "charge": 0, "fight": 0, "shoot": 0, "free_move": 0}
+    steps = 0
+    while steps < MAX_STEPS:
+        steps += 1
+        wait_settled(page)
+        v = view(page)
+        if v["status"] != "playing":
+            break
+        if answer_question(page):
+            continue
+        kind = turn_step(page, v, done)
+        if kind:
+            done[kind] += 1
+    assert steps < MAX_STEPS, f"the game did not end: {done}"
+    final = view(page)
+    assert final["status"] == "over" and final["result"], final["status"]
+    expect(tid(page, "game-over-modal")).to_be_visible()
+    expect(tid(page, "cd-final-0")).to_contain_text("VP")
+    shot(page, "coloured_dice_06_game_over")
+    for order in ("move", "charge", "fight", "shoot", "free_move"):
+        assert done[order] >= 1, f"no {order} was made through the screen: {done}"
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def turn_step(page: Page, v: dict[str, Any], done: dict[str, int]) -> str | None:
+    """One act of the side to move, by taps: fight, else shoot, else charge, else move the unit nearest the
+    enemy towards it, else end the turn. Returns the order made."""
+    seat = v["seat"]
+    actions = v["options"]["actions"]
+    for order in ("fight", "shoot", "charge"):
+        offered = [a for a in actions if a["type"] == order]
+        if not offered:
+            continue
+        a = offered[0]
+        pick(page, a["unit"])
+        tid(page, f"cd-order-{order}").click()
+        if order == "shoot":
+            expect(tid(page, "cd-range-bands")).to_have_count(1)
+            if not done["shoot"]:
+                shot(page, "coloured_dice_02_range_bands")
+        tid(page, f"cd-target-{a['target']}").click()
+        if order in ("fight", "shoot"):
+            check_preview(page, v, a)
+            if not done[order]:
+                shot(page, f"coloured_dice_03_{order}_preview")
+        before = version(page)
+        tid(page, "cd-confirm").click()
+        wait_version(page, before + 1)
+        return order
+    mine = [u for u in units(v) if u["seat"] == seat and u["id"] in v["options"]["movable"]]
+    enemies = [u for u in units(v) if u["seat"] != seat]
+    for u in sorted(mine, key=lambda m: min((gap(m, e) for e in enemies), default=0.0)):
+        if u["actions_left"] <= 0 or u.get("engaged") or not enemies:
+            continue
+        sel = pick(page, u["id"])
+        if not sel["moves"]:
+            continue
+        expect(tid(page, "cd-order-move")).to_be_visible()
+        near = min(enemies, key=lambda e: gap(u, e))
+        best = min(sel["moves"], key=lambda m: math.dist(m["to"], near["tray"]["centre"]))
+        if not done["free_move"]:
+            # A destination of the player's own: two thirds of the way to the best offered end, not on it.
+            me = u["tray"]["centre"]
+            at = [
+                round(me[0] + (best["to"][0] - me[0]) * 2 / 3, 1),
+                round(me[1] + (best["to"][1] - me[1]) * 2 / 3, 1),
+            ]
+            tap_table(page, at)
+            expect(tid(page, "cd-ghost-plan")).to_have_count(1)
+            page.wait_for_function("() => window.iwgtTable.game.check !== null")
+            if page.evaluate("() => window.iwgtTable.game.check.legal"):
+                shot(page, "coloured_dice_01_move_planned")
+                act_and_wait(page, "cd-move-go")
+                moved = next(x for x in view(page)["observation"]["units"] if x["id"] == u["id"])
+                assert moved["tray"]["centre"] != me
+                done["free_move"] += 1
+                return "move"
+            tid(page, "cd-move-clear").click()
+        tap_table(page, best["to"])  # a tap on an offered end goes exactly there
+        expect(tid(page, "cd-ghost-plan")).to_have_attribute(
+            "data-at", f"{best['to'][0]:g},{best['to'][1]:g}"
+        )
+        act_and_wait(page, "cd-move-go")
+        return "move"
+    act_and_wait(page, "cd-end-turn")
+    return None
+
+
+# -- 2. physical dice with coloured faces --------------------------------------------------------------------
+
+
+def physical_table(server: Server) -> str:
+    body = {
+        "game": "coloured-dice",
+        "scenario": "skirmish",
+        "seats": ["human", "human"],
+        "mode": "shared",
+        "dice": "physical",
+    }
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    link: str = r.json()["links"]["table"]
+    return link
+
+
+@pytest.mark.timeout(300)
+def test_physical_dice_are_entered_by_their_coloured_faces(server: Server, browser: Browser) -> None:
+    """The archers shoot ten white dice: each is asked for as "Roll a white die", its six faces printed as on
+    the die (1, 1, 2, miss, miss, miss); the faces tapped are the roll the screen shows afterwards."""
+    page = open_link(browser, server.base, physical_table(server), DESKTOP)
+    try:
+        wait_settled(page)
+        v = view(page)
+        a = next(x for x in v["options"]["actions"] if x["type"] == "shoot")
+        pick(page, a["unit"])
+        tid(page, "cd-order-shoot").click()
+        tid(page, f"cd-target-{a['target']}").click()
+        check_preview(page, v, a)
+        pv = next(
+            p for p in v["observation"]["previews"] if p["unit"] == a["unit"] and p["target"] == a["target"]
+        )
+        assert pv["dice"] == {"white": 10}, pv["dice"]  # ten human archers, a white die each
+        before = version(page)
+        tid(page, "cd-confirm").click()
+        wait_version(page, before + 1)
+        taps = [1, 3, 4, 6, 2, 1, 5, 3, 2, 6]  # faces 1..6: 1, 2, miss, miss, 1, 1, miss, 2, 1, miss
+        for i, face in enumerate(taps):
+            dialog = tid(page, "die-dialog")
+            expect(dialog).to_contain_text("Roll a white die")
+            labels = [tid(page, f"die-face-{n}").inner_text() for n in range(1, 7)]
+            assert labels == WHITE_FACES, labels
+            expect(tid(page, "die-face-1")).to_have_attribute("data-colour", "white")
+            if i == 0:
+                shot(page, "coloured_dice_04_physical_white_die")
+            before = version(page)
+            tid(page, f"die-face-{face}").click()
+            wait_version(page, before + 1)
+        # The roll as the dice fell: 1+2+1+1+2+1 = 8 points, no kill.
+        for i, face in enumerate(taps):
+            expect(tid(page, f"cd-last-die-{i}")).to_have_attribute("data-face", WHITE_FACES[face - 1])
+            expect(tid(page, f"cd-last-die-{i}")).to_have_attribute("data-colour", "white")
+        expect(tid(page, "cd-last-sum")).to_contain_text("8 points")
+        shot(page, "coloured_dice_05_physical_roll_shown")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+# -- 3. a phone ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(300)
+def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, browser: Browser) -> None:
+    body = {"game": "coloured-dice", "scenario": "skirmish", "seats": ["human", "human"], "mode": "shared"}
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    page = open_link(browser, server.base, r.json()["links"]["table"], PHONE)
+    try:
+        wait_settled(page)
+        v = view(page)
+        a = next(x for x in v["options"]["actions"] if x["type"] == "shoot")
+        tid(page, f"cd-roster-{a['unit']}").click()  # the roster picks a unit as the board does
+        page.wait_for_function(
+            "u => window.iwgtTable.selection && window.iwgtTable.selection.unit === u", arg=a["unit"]
+        )
+        order = tid(page, "cd-order-shoot")
+        order.scroll_into_view_if_needed()
+        order.click()
+        expect(tid(page, "cd-range-bands")).to_have_count(1)
+        tid(page, f"cd-target-{a['target']}").click()
+        check_preview(page, v, a)
+        confirm = tid(page, "cd-confirm")
+        confirm.scroll_into_view_if_needed()
+        box = confirm.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        shot(page, "coloured_dice_07_phone_preview")
+        before = version(page)
+        confirm.click()
+        wait_version(page, before + 1)
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
