@@ -53,11 +53,24 @@ def test_every_event_class_of_the_game_has_its_own_sentence() -> None:
     assert not missing, f"events without a sentence in words.SAYERS: {missing}"
 
 
+ANSWER_EVENTS = {"hero": "points", "bear_wound": "roll", "react": "roll", "resist": "spend"}
+"""The answers whose choice brings an event (hero points spent, a die rolled, Will spent): then the event
+tells it; the other choice (keep the points, let the wounds through...) has none and the answer speaks."""
+
+
 @pytest.mark.parametrize("kind", sorted(act.TYPES))
 def test_every_action_speaks_or_is_told_by_its_events(kind: str) -> None:
-    said = WORDS.action({"type": kind, "unit": 0, "target": 1, "spell": "fire_dart"}, 0, OBS, None)
+    base = {"type": kind, "unit": 0, "target": 1, "spell": "fire_dart"}
+    said = WORDS.action(base, 0, OBS, None)
     if kind in SILENT_ACTIONS:
         assert said is None
+    elif kind in ANSWER_EVENTS:
+        key = ANSWER_EVENTS[kind]
+        quiet = {**base, key: 0 if key == "points" else False}
+        told = {**base, key: 2 if key == "points" else True}
+        assert WORDS.action(told, 0, OBS, None) is None
+        spoken = WORDS.action(quiet, 0, OBS, None)
+        assert spoken and spoken.startswith("The Sons of Kaleva ")
     else:
         # Its own sentence, never the plain fallback "<side>: <type>."
         assert said and not said.endswith(f": {kind.replace('_', ' ')}."), said
@@ -105,10 +118,15 @@ def test_a_one_model_unit_takes_a_singular_verb_and_a_person_no_article() -> Non
 
 def test_morale_in_words_names_the_modifiers_cd_mm_02() -> None:
     tested = ce.MoraleTested(3, (3, 4), 7, 2, 1, False, "close combat")
+    # 3 + 4, +2 for the round's losses, -1 for general morale: 8, not under 7 (CD-MO-02).
     assert WORDS.event(tested, OBS, None) == (
         "The Thralls of Pohjola test morale (close combat): 7 (+2 for the round's losses and -1 for general "
-        "morale) against 7: failed."
+        "morale) = 8, not under 7: failed."
     )
+    passed = ce.MoraleTested(1, (1, 1), 3, 4, 0, True, "fight")
+    assert WORDS.event(passed, OBS, None) == (
+        "The Troll of Pohjola tests morale (fight): 2 (+4 for the round's losses) = 6: 2 always passes."
+    )  # CD-MO-09
 
 
 def test_the_flow_s_events_in_words() -> None:
@@ -133,10 +151,9 @@ def test_the_flow_s_events_in_words() -> None:
 
 
 def test_the_answers_say_what_the_player_chose() -> None:
-    assert (
-        WORDS.action({"type": "hero", "points": -2}, 1, OBS, 0)
-        == "The Host of Pohjola spends 2 hero points (-2)."
-    )
+    assert WORDS.action({"type": "hero", "points": -2}, 1, OBS, 0) is None  # HeroPointsSpent tells it
+    spent = ce.HeroPointsSpent(5, -2, 0)
+    assert WORDS.event(spent, OBS, 0) == "The Master of Pohjola spends 2 hero points (-2), 0 left."
     assert (
         WORDS.action({"type": "hero", "points": 0}, 1, OBS, 0) == "The Host of Pohjola keeps its hero points."
     )
@@ -144,10 +161,7 @@ def test_the_answers_say_what_the_player_chose() -> None:
         WORDS.action({"type": "bear_wound", "roll": False}, 0, OBS, 1)
         == "The Sons of Kaleva lets the wounds through."
     )
-    assert (
-        WORDS.action({"type": "react", "roll": True}, 1, OBS, 0)
-        == "The Host of Pohjola reacts to the charge."
-    )
+    assert WORDS.action({"type": "react", "roll": False}, 1, OBS, 0) == "The Host of Pohjola does not react."
 
 
 def test_small_words() -> None:

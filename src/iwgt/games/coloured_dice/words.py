@@ -49,6 +49,12 @@ SIDES: Final = {
 # ------------------------------------------------------------------------------------------ small words
 
 
+MORALE_ALWAYS_FAILS: Final = 12
+"""A morale roll of 12 "is always a failure" (CD-MO-08): said as such."""
+MORALE_ALWAYS_PASSES: Final = 2
+"""A morale roll of 2 "is always a success" (CD-MO-09): said as such."""
+
+
 def count(k: int, word: str, plural: str | None = None) -> str:
     """``1 casualty``, ``2 casualties``, ``3 points``."""
     if k == 1:
@@ -370,6 +376,8 @@ def _own_fire(e: Any, n: Names) -> str:
 
 def _wounds_taken(e: Any, n: Names) -> str:
     said = f"{n.subj(e.unit, 'take')} {count(e.wounds, 'wound')}"
+    if e.removed and e.models == 0 and e.unit in n.single:
+        return said + " and falls."
     if e.removed:
         said += f": {count(e.removed, 'model')} removed, {e.models} left"
     elif e.wounds_on:
@@ -378,15 +386,23 @@ def _wounds_taken(e: Any, n: Names) -> str:
 
 
 def _morale_tested(e: Any, n: Names) -> str:
+    """A morale test: the 2d6, the round's losses added and general morale taken off, the target it must be
+    under; a natural 12 always fails and a 2 always passes (CD-MO-02, CD-MO-08/09, CD-MM-02, CD-GM-01)."""
     roll = sum(e.dice)
+    said = f"{n.subj(e.unit, 'test')} morale ({why(e.reason)}): {roll}"
     mods = []
     if e.losses:
         mods.append(f"+{e.losses} for the round's losses")
     if e.general_morale:
         mods.append(f"{signed(-e.general_morale)} for general morale")
-    shown = f" ({listed(mods)})" if mods else ""
+    if mods:
+        said += f" ({listed(mods)}) = {roll + e.losses - e.general_morale}"
     verdict = "passed" if e.passed else "failed"
-    return f"{n.subj(e.unit, 'test')} morale ({why(e.reason)}): {roll}{shown} against {e.target}: {verdict}."
+    if roll in (MORALE_ALWAYS_FAILS, MORALE_ALWAYS_PASSES):
+        return said + f": {roll} always {'passes' if e.passed else 'fails'}."
+    return (
+        said + f", under {e.target}: {verdict}." if e.passed else said + f", not under {e.target}: {verdict}."
+    )
 
 
 def _shaken(e: Any, n: Names) -> str:
@@ -443,8 +459,17 @@ def _will_spent(e: Any, n: Names) -> str:
     return f"{n.subj(e.unit, 'spend')} {e.spent} Will, {e.left} left."
 
 
+FIRST: Final = {
+    "slowness": "the lower slowness",
+    "turn": "equal slowness: the side whose turn it is",
+    "reaction": "it reacted to the charge",
+}
+"""Why a side strikes first in a fight (CD-FI-03, CD-CH-32, CD-MS-14), in words."""
+
+
 def _fight_begun(e: Any, n: Names) -> str:
-    return f"{n.the(e.first)} and {n.the_(e.second)} fight: {n.the_(e.first)} strike first ({why(e.why)})."
+    reason = FIRST.get(e.why, why(e.why))
+    return f"{n.the(e.first)} and {n.the_(e.second)} fight: {n.subj(e.first, 'strike')} first ({reason})."
 
 
 EFFECTS: Final = {
@@ -573,41 +598,20 @@ def action_sentence(action: JSON, actor: Seat, n: Names) -> str | None:
     kind = action.get("type")
     if kind in SILENT_ACTIONS:
         return None
-    unit, target = action.get("unit"), action.get("target")
+    unit = action.get("unit")
     match kind:
-        case "fight":
-            return f"{n.subj(unit, 'fight')} {n.the_(target)}."
-        case "shoot":
-            return f"{n.subj(unit, 'shoot')} at {n.the_(target)}."
-        case "cast":
-            spell = spell_name(action.get("spell"))
-            at = f" at {n.the_(target)}" if target is not None else ""
-            if not at and action.get("at") is not None:
-                at = f" at {point(action.get('at'))}"
-            return f"{n.subj(unit, 'cast')} {spell}{at}."
-        case "release":
-            return f"{n.subj(unit, 'release')} {spell_name(action.get('spirit'))}."
         case "rally":
             return f"{n.subj(unit, 'try')} to rally."
-        case "hero":
-            k = int(action.get("points") or 0)
-            if k == 0:
+        case "hero":  # points spent are told by HeroPointsSpent; keeping them has no event
+            if int(action.get("points") or 0) == 0:
                 return f"{n.Side(actor)} keeps its hero points."
-            return f"{n.Side(actor)} spends {count(abs(k), 'hero point')} ({signed(k)})."
-        case "bear_wound":
-            if action.get("roll"):
-                return f"{n.Side(actor)} rolls a bear-wound die."
-            return f"{n.Side(actor)} lets the wounds through."
-        case "react":
-            return (
-                f"{n.Side(actor)} reacts to the charge."
-                if action.get("roll")
-                else f"{n.Side(actor)} does not react."
-            )
-        case "resist":
-            if action.get("spend"):
-                return f"{n.Side(actor)} resists the spell with Will."
-            return f"{n.Side(actor)} does not resist the spell."
+            return None
+        case "bear_wound":  # a die rolled is told by BearWoundRolled
+            return None if action.get("roll") else f"{n.Side(actor)} lets the wounds through."
+        case "react":  # a reaction rolled is told by ReactionRolled
+            return None if action.get("roll") else f"{n.Side(actor)} does not react."
+        case "resist":  # Will spent is told by SpellResisted
+            return None if action.get("spend") else f"{n.Side(actor)} does not resist the spell."
     return f"{n.Side(actor)}: {str(kind or 'acts').replace('_', ' ')}."
 
 
