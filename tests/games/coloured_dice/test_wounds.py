@@ -131,3 +131,15 @@ def test_cd_gm_04_10_the_army_leader_dies_one_d6_both_sides() -> None:
         (1, "own_leader_killed"),
         (0, "enemy_leader_killed"),
     }
+
+
+def test_cd_ch_17_from_a_rain_of_arrows_through_a_real_shot() -> None:
+    """CD-CH-17 through a shot: four javelin men 5" from the hero (armour 1 + skill 0 + band 0 = 1) throw
+    2 + 2 + 2 + miss = 6 points: 3 wounds; miss, then 3: all cancelled, no bear wound left, no test."""
+    jav = unit(0, 0, "javelins", (20.0, 5.0), models=4, files=4)  # front edge y = 5.5
+    hero = unit(1, 1, "hero", (20.0, 11.0))  # near edge y = 10.5: 5" away
+    st, ev = drive(resolve.begin_shot(state(jav, hero), 0, 1), [4, 4, 4, 5, Hero(0)])
+    assert of(ev, PoolRolled)[0].armour == 1 and of(ev, PoolRolled)[0].wounds == 3
+    st, ev = drive((st, ev), [BearWound(True), 4, BearWound(True), 3])
+    assert st.unit(1).models == 1 and st.unit(1).bear_left == 0
+    assert not st.pending

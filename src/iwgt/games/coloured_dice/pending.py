@@ -27,8 +27,9 @@ Answer = int | bool
 class Attack:
     """One attack pool (CD-FI-05..07, CD-SH-04..09): who rolls against whom, the dice in pool order, the
     effective armour A and its parts, the faces rolled so far (indices 1..6, the chance outcomes), the hero
-    points applied to the points total, the seats already asked about hero points, the fight stage, and the
-    engaged friend that takes half the wounds of a shot into a melee (own fire, CD-MS-15 designed)."""
+    points applied to the points total, the units whose owners were already asked about hero points, the
+    fight stage, and the engaged friend that takes half the wounds of a shot into a melee (own fire,
+    CD-MS-15 designed)."""
 
     kind: AttackKind
     source: int
