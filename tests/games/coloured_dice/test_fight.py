@@ -10,11 +10,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as strategies
+from tests.games.coloured_dice import kit
 from tests.games.coloured_dice.combat_kit import combat_profiles, drive, of, state, test_profile, unit
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import CHANCE, ChanceOutcome
 from iwgt.games.coloured_dice import resolve
+from iwgt.games.coloured_dice.actions import Fight
 from iwgt.games.coloured_dice.combat_events import (
     AttackDeclared,
     FellBack,
@@ -194,3 +196,24 @@ def test_magic_armour_and_dice_enter_the_fight() -> None:
     declared = of(ev, AttackDeclared)[0]
     assert declared.dice == ("white",) * 10 + ("black",) * 2
     assert declared.armour == 2 and dict(declared.parts)["magic"] == 1
+
+
+def test_through_the_game_spears_reach_from_the_second_rank_and_survivors_strike_back() -> None:
+    """CD-FI-02/04 with the shipped armies through the Game: 12 Spearmen of Kaleva in 2 ranks of 6 (yellow,
+    reach 2) fight 12 Thralls of Pohjola (armour 1): both ranks fight, 12 yellow dice; 2 + 2 + 2 + 1 = 7
+    points remove 3; the 9 thralls left (6 in front, 3 behind with axes, no reach) strike back with 6 white
+    dice; equal slowness 3: the spearmen's turn, they strike first. Yellow: 1 -> 1, 2 -> 2, 3..6 -> miss."""
+    units = [
+        kit.unit(0, "spearmen", 24.0, 10.0, files=6, order="loose"),  # front edge y = 11
+        kit.unit(1, "thralls", 24.0, 12.0, files=6, order="loose"),  # front edge y = 11
+    ]
+    s, ev = kit.GAME.apply(kit.battle(units), Fight(0, 1))
+    s, more = kit.roll(s, [2, 2, 2, 1, *([3] * 8), *([MISS] * 6), 1, 1])
+    ev += more
+    declared = of(ev, AttackDeclared)
+    assert [(d.unit, d.dice) for d in declared] == [(0, ("yellow",) * 12), (1, ("white",) * 6)]
+    assert of(ev, PoolRolled)[0].wounds == 3
+    assert s.unit(1).models == 9 and s.unit(0).models == 12
+    test = of(ev, MoraleTested)[0]
+    assert (test.unit, test.target, test.losses, test.passed) == (1, 5, 3, True)
+    assert not s.pending
