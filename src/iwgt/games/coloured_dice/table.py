@@ -233,10 +233,13 @@ class CdAdapter:
                 lit.unit(u["id"], "shaken")
         pending = observation.get("pending")
         if isinstance(pending, dict):
-            lit.unit(pending.get("unit"), "question", "pulse")
-            source, target = pending.get("source"), pending.get("target")
+            if pending.get("seat") is not None:  # a question to a player (hero points, bear wound, ...)
+                lit.unit(pending.get("unit"), "question", "pulse")
+            # An attack being rolled (its pool: ``unit`` and ``target``) or asked about (``source``).
+            source = pending.get("source", pending.get("unit") if pending.get("attack") else None)
+            target = pending.get("target")
             if isinstance(source, int) and isinstance(target, int):
-                if str(pending.get("attack") or pending.get("purpose") or "") in SHOT_KINDS:
+                if str(pending.get("attack") or "") in SHOT_KINDS:
                     lit.unit(source, "firing", "flash")
                     lit.unit(target, "under_fire", "flash")
                 else:
