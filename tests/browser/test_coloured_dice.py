@@ -336,3 +336,32 @@ def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, br
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()
+
+
+# -- 4. help at the table ------------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(120)
+def test_tap_for_help_names_the_unit_type_and_the_ground(server: Server, browser: Browser) -> None:
+    """Tap for help, then a unit's tray: its type's topic (``unit:<army>.<key>``); then a piece of ground."""
+    body = {"game": "coloured-dice", "scenario": "skirmish", "seats": ["human", "human"], "mode": "shared"}
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    page = open_link(browser, server.base, r.json()["links"]["table"], DESKTOP)
+    try:
+        wait_settled(page)
+        obs = view(page)["observation"]
+        archers = next(u for u in obs["units"] if u["key"] == "archers")
+        army = obs["sides"][archers["seat"]]["army"]
+        tid(page, "help-tap").click()
+        tid(page, f"cd-unit-{archers['id']}").click()
+        expect(tid(page, "help-topic")).to_have_attribute("data-topic", f"unit:{army}.archers")
+        tid(page, "help-close").click()
+        hill = next(f for f in obs["features"] if f["kind"] == "hill")
+        tid(page, "help-tap").click()
+        xs, ys = zip(*hill["outline"], strict=True)
+        tap_table(page, (sum(xs) / len(xs), sum(ys) / len(ys) - 1.0))  # inside the hill, under its name
+        expect(tid(page, "help-topic")).to_have_attribute("data-topic", "terrain:hill")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()

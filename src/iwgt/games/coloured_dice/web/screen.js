@@ -164,7 +164,7 @@ export class Screen {
     this.elDock = h("div", { class: "cd-dock", testid: "cd-dock" });
     this.elRoll = h("section", { class: "cd-roll", testid: "cd-last-roll", hidden: true });
     this.elRoster = h("div", { class: "cd-roster", testid: "cd-roster" });
-    this.elEnd = h("button", { type: "button", class: "btn primary", testid: "cd-end-turn", hidden: true,
+    this.elEnd = h("button", { type: "button", class: "btn primary", testid: "cd-end-turn", hidden: true, "data-help": "action:end_turn",
       onclick: () => this.send({ type: "end_turn" }) }, "End turn");
     this.board = new InchBoard(slots.board, {
       onPiece: (id, p) => this.tapUnit(id, p),
@@ -192,6 +192,8 @@ export class Screen {
   unit(id) { return (this.obs().units || []).find((u) => u.id === id) || null; }
   unitName(id) { const u = this.unit(id); return u ? u.name || humanise(u.key) : `unit ${id}`; }
   sideName(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.name) || this.shell.seatName(seat); }
+  /** The army a unit belongs to (its side's), for its help topic `unit:<army>.<key>`. */
+  armyOf(u) { const s = (this.obs().sides || [])[u.seat]; return u.army || (s && s.army) || ""; }
   sideColour(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.colour) || SIDE_COLOURS[seat] || "#888888"; }
   /** The legal actions of one unit (and of one type); its moves come with its selection. */
   unitActions(id, type = null) {
@@ -373,7 +375,7 @@ export class Screen {
 
   helpTopic(el) {
     const unit = el.closest("[data-unit]");
-    if (unit) return `unit:${unit.dataset.key}`;
+    if (unit) return `unit:${unit.dataset.army}.${unit.dataset.key}`;
     const ground = el.closest("[data-kind]");
     if (ground && String(ground.dataset.kind).startsWith("cd-")) return `terrain:${String(ground.dataset.kind).slice(3)}`;
     if (el.closest(".cd-die")) return `die:${el.closest(".cd-die").dataset.colour}`;
@@ -412,7 +414,7 @@ export class Screen {
         name: u.name, title: `${u.models} of ${u.start_models}, ${marks.join(", ")}`,
         classes: [`side-${u.seat}`, `order-${u.order}`, `kind-${u.kind}`, u.shaken && "shaken", (u.engaged || []).length && "engaged",
           targets.has(u.id) && "target", pending && pending.action.target === u.id && "aimed"],
-        data: { unit: u.id, key: u.key, models: u.models, order: u.order, shaken: u.shaken ? "true" : "false" },
+        data: { unit: u.id, key: u.key, army: this.armyOf(u), models: u.models, order: u.order, shaken: u.shaken ? "true" : "false" },
         testid: `cd-unit-${u.id}`,
       });
     }
@@ -580,7 +582,7 @@ export class Screen {
     if (types.length) {
       out.push(h("div", { class: "cd-orders", testid: "cd-orders" }, types.map((t) => h("button", { type: "button",
         class: ["btn", "small", this.mode === t ? "primary" : "secondary"], testid: `cd-order-${t}`, "aria-pressed": this.mode === t ? "true" : "false",
-        "data-help": `order:${t}`, onclick: () => this.chooseOrder(t) }, ORDER_NAMES[t] || humanise(t)))));
+        "data-help": `action:${t}`, onclick: () => this.chooseOrder(t) }, ORDER_NAMES[t] || humanise(t)))));
     } else out.push(h("p", { class: "muted" }, "This unit has no order left this turn."));
     if (this.mode === "move" && this.plan) out.push(this.planControls());
     if (TARGETED.has(this.mode)) {
@@ -699,7 +701,7 @@ export class Screen {
           const gone = !u.tray || u.destroyed || u.routed;
           const state = gone ? (u.routed ? "routed" : "destroyed") : `${u.models}/${u.start_models} · ${u.actions_left ?? 0} act.`;
           return h("button", { type: "button", class: ["cd-roster-row", gone && "dead", this.selected === u.id && "selected", this.pickable().has(u.id) && "pickable"],
-            testid: `cd-roster-${u.id}`, "data-help": `unit:${u.key}`, onclick: () => this.tapUnit(u.id) },
+            testid: `cd-roster-${u.id}`, "data-help": `unit:${this.armyOf(u)}.${u.key}`, onclick: () => this.tapUnit(u.id) },
           h("span", { class: "cd-roster-name" }, u.name),
           h("span", { class: "cd-roster-state" }, state),
           h("span", { class: "cd-roster-marks" }, [ORDER_WORDS[u.order] || u.order, u.shaken && "shaken", (u.engaged || []).length && "engaged"].filter(Boolean).join(" · ")));
