@@ -86,7 +86,9 @@ def test_setup_choices_are_written_into_the_scenario_cd_ms_02() -> None:
 def test_the_summary_counts_units_and_models_left() -> None:
     state = plugin.game.initial_state(plugin.game.load_scenario("skirmish"))
     summary = plugin.summary(state)
-    assert summary["vp"] == [0, 0] and summary["general_morale"] == [0, 0]
+    assert (
+        summary["vp"] == [0, 0] and summary["points_lost"] == [0, 0] and summary["general_morale"] == [0, 0]
+    )
     assert summary["units_left"] == [4, 4]  # four units a side in the skirmish
     by_hand = [sum(u.models for u in state.units if u.seat == s) for s in (0, 1)]
     assert summary["models_left"] == by_hand
@@ -102,3 +104,18 @@ def test_units_prints_each_army_s_profiles() -> None:
     assert table.exit_code == 0 and "wolf_riders" in table.output and "Host of Pohjola" in table.output
     wrong = runner.invoke(units_app, ["--army", "rome"], env=ENV)
     assert wrong.exit_code == 2 and "unknown army" in wrong.output
+
+
+def test_simulate_is_deterministic_by_seed() -> None:
+    """``iwgt simulate coloured-dice --seed N --json``: the same seed plays the same battle (the bots and the
+    dice seeded), another seed another; the summary carries the plug-in's keys."""
+    from iwgt.cli import app
+
+    runner = CliRunner()
+    args = ["simulate", "coloured-dice", "--scenario", "skirmish", "--json"]
+    runs = [runner.invoke(app, [*args, "--seed", seed], env=ENV) for seed in ("1", "1", "2")]
+    assert all(r.exit_code == 0 for r in runs), [r.output for r in runs]
+    first, again, other = (json.loads(r.output) for r in runs)
+    assert first == again and first != other
+    assert first["game"] == "coloured-dice" and first["seed"] == 1
+    assert {"vp", "points_lost", "general_morale", "units_left", "models_left"} <= set(first)

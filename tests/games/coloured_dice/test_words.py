@@ -99,10 +99,12 @@ def test_the_javelin_example_in_words_cd_ra_05() -> None:
 
 
 def test_a_one_model_unit_takes_a_singular_verb_and_a_person_no_article() -> None:
-    troll = ce.WoundsTaken(1, 2, 0, 1, 2)
-    assert (
-        WORDS.event(troll, OBS, None)
-        == "The Troll of Pohjola takes 2 wounds: 2 on the model in front, none removed."
+    troll = ce.WoundsTaken(1, 2, 0, 1, 2)  # Body 3: two wounds on it, it stands (CD-CH-06)
+    assert WORDS.event(troll, OBS, None) == "The Troll of Pohjola takes 2 wounds and stands (2 wounds on it)."
+    first = ce.FightBegun(5, 0, "turn")
+    assert WORDS.event(first, OBS, None) == (
+        "The Master of Pohjola and the Spearmen of Kaleva fight: the Master of Pohjola strikes first "
+        "(equal slowness: the side whose turn it is)."
     )
     bear = ce.BearWoundRolled(4, "red", 6, 0, 3, 1)  # red face 6 is a miss (CD-CH-17's first die)
     assert WORDS.event(bear, OBS, None) == (

@@ -54,13 +54,11 @@ class CdPlugin(GamePlugin):
         game: AnyGame = CdGame()
         return game
 
-    def bot(self, seed: int = 0) -> Bot | None:
+    def bot(self, seed: int = 0) -> Bot:
         """A new bot for one seat (the exact odds of each attack, from its own observation); ``seed`` varies
         its free choices."""
-        try:
-            from iwgt.games.coloured_dice.bot import bot_for  # type: ignore[attr-defined,unused-ignore]
-        except ImportError:  # the bot lands after the rules: until then the game says it has none
-            return None
+        from iwgt.games.coloured_dice.bot import bot_for
+
         bot: Bot = bot_for(self.game, seed)
         return bot
 
@@ -96,14 +94,18 @@ class CdPlugin(GamePlugin):
         return {**commands(), "units": units_app}
 
     def summary(self, state: Any) -> JSON:
-        """Each side's victory points, general morale, units and models left on the table."""
+        """Each side's victory points (enemy points destroyed or routed and objectives, CD-MS-06 designed),
+        points lost, general morale, units and models left on the table."""
+        from iwgt.games.coloured_dice.flow import points_lost, victory_points
+
         units, models = [0, 0], [0, 0]
         for u in state.units:
             if u.on_table:
                 units[u.seat] += 1
                 models[u.seat] += u.models
         return {
-            "vp": list(state.vp),
+            "vp": [victory_points(state, 0), victory_points(state, 1)],
+            "points_lost": [points_lost(state, 0), points_lost(state, 1)],
             "general_morale": list(state.general_morale),
             "units_left": units,
             "models_left": models,

@@ -180,6 +180,10 @@ class Names:
         """A unit and its verb, agreeing: ``The Spearmen roll``, ``The Troll rolls`` (one model: singular)."""
         return f"{self.the(uid)} {verb if uid not in self.single else singular(verb)}"
 
+    def subj_(self, uid: Any, verb: str) -> str:
+        """``subj`` inside a sentence: ``the Spearmen roll``."""
+        return f"{self.the_(uid)} {verb if uid not in self.single else singular(verb)}"
+
     def side(self, seat: Any) -> str:
         """A side's name (``the Sons of Kaleva``)."""
         if isinstance(seat, int) and 0 <= seat < len(self.sides):
@@ -378,6 +382,8 @@ def _wounds_taken(e: Any, n: Names) -> str:
     said = f"{n.subj(e.unit, 'take')} {count(e.wounds, 'wound')}"
     if e.removed and e.models == 0 and e.unit in n.single:
         return said + " and falls."
+    if not e.removed and e.unit in n.single:
+        return said + f" and stands ({count(e.wounds_on, 'wound')} on it)."
     if e.removed:
         said += f": {count(e.removed, 'model')} removed, {e.models} left"
     elif e.wounds_on:
@@ -471,7 +477,7 @@ FIRST: Final = {
 
 def _fight_begun(e: Any, n: Names) -> str:
     reason = FIRST.get(e.why, why(e.why))
-    return f"{n.the(e.first)} and {n.the_(e.second)} fight: {n.subj(e.first, 'strike')} first ({reason})."
+    return f"{n.the(e.first)} and {n.the_(e.second)} fight: {n.subj_(e.first, 'strike')} first ({reason})."
 
 
 EFFECTS: Final = {
