@@ -78,7 +78,9 @@ def worth(s: Strike, target: UnitView) -> float:
     """A strike's worth in points to the striker's side."""
     value = target.full_value
     broken = value if target.shaken else SHAKEN_SHARE * value
-    return MODEL_SHARE * target.per_model * s.mean + s.destroyed * value + s.breaks * broken
+    # The models of a unit destroyed are in its whole worth already: only the others count as models.
+    survived_losses = max(0.0, s.mean - s.destroyed * target.models)
+    return MODEL_SHARE * target.per_model * survived_losses + s.destroyed * value + s.breaks * broken
 
 
 def fighters(unit: UnitView, facing_width: float, models: int | None = None) -> tuple[int, int]:

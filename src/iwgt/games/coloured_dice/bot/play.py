@@ -27,8 +27,19 @@ from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
 from iwgt.games.coloured_dice import actions as act
 from iwgt.games.coloured_dice.bot import answers
-from iwgt.games.coloured_dice.bot.exchange import Exchange, exchange, pool_of, shot_worth, strike, worth
-from iwgt.games.coloured_dice.bot.view import UnitView, View, gap, read
+from iwgt.games.coloured_dice.bot.exchange import (
+    MODEL_SHARE,
+    SHAKEN_SHARE,
+    Exchange,
+    exchange,
+    pool_of,
+    shot_worth,
+    strike,
+    worth,
+)
+from iwgt.games.coloured_dice.bot.view import UnitView, View, farther_than, read
+from iwgt.games.coloured_dice.magic_data import magic_rules
+from iwgt.games.coloured_dice.odds import pass_probability
 from iwgt.geometry.trays import Tray, facing_towards
 
 ENEMY_GAP = 1.0
@@ -43,6 +54,8 @@ MOVE_SHARES = (1.0, 0.75, 0.5, 0.25)
 """The lengths of a move the bot weighs, as shares of the allowance."""
 TURNS = (-60.0, -30.0, 30.0, 60.0)
 """Turns (degrees) off the straight line tried when the straight move is refused."""
+MOVES_TRIED = 3
+"""The best few lengths tried along each line before turning off it."""
 THREAT_WEIGHT = 0.6
 """How much an enemy's favourable charge at a destination counts against it."""
 PROGRESS_WEIGHT = 4.0
@@ -53,6 +66,10 @@ CHARGE_MARGIN = 0.0
 """A charge is ordered when its exchange's net worth is above this (points)."""
 MIN_SHOT = 0.5
 """A shot worth less than this (points) is not taken."""
+WILL_WORTH = 6.0
+"""Points a point of Will is worth to a caster (it is its life in the battle, CD-CH-23)."""
+ARMOUR_SHARE = 0.05
+"""The share of an engaged friend's worth a point of armour for the fight is worth."""
 JITTER = 1e-6
 """The size of the seeded tie-breaker."""
 
@@ -69,6 +86,9 @@ class CdBot:
         self.seed = seed
         self._rng = SplitMix64(seed)
         self._memo: dict[tuple[Any, ...], Any] = {}
+        # Units none of whose moves the rules took this turn (a pond crossed, friends in the way): not tried
+        # again until the next turn. The bot's own memory of its refusals, keyed by (round, seat).
+        self._stuck: tuple[tuple[int, int], set[int]] = ((0, -1), set())
 
     # ------------------------------------------------------------------ entry
 
@@ -80,9 +100,19 @@ class CdBot:
         questions = [q for q in obs.get("questions", []) if isinstance(q, dict)]
         if questions:
             return self.game.action_from_json(self._answer(view, obs.get("pending") or {}, questions))
+        turn = (int(obs.get("round", 0)), int(obs.get("seat", -1)))
+        if self._stuck[0] != turn:
+            self._stuck = (turn, set())
+        refused: set[int] = set()
         for action in self._orders(view):
+            if isinstance(action, act.Move) and action.unit in self._stuck[1]:
+                continue
             if self._taken(state, action):
+                self._stuck[1].update(refused - {getattr(action, "unit", -1)})
                 return action
+            if isinstance(action, act.Move):
+                refused.add(action.unit)
+        self._stuck[1].update(refused)
         return act.EndTurn()
 
     def _taken(self, state: Any, action: Any) -> bool:
@@ -137,6 +167,7 @@ class CdBot:
         previews = [p for p in view.obs.get("previews", []) if isinstance(p, dict)]
         yield from self._fights(view, previews)
         yield from self._shots(view, previews, now_only=True)
+        yield from self._spells(view, previews)
         yield from self._charges(view)
         yield from self._rallies(view)
         yield from self._moves(view, previews)
@@ -199,13 +230,70 @@ class CdBot:
                 continue  # move closer first (the moves below), shoot with the second action
             yield act.Shoot(uid, int(p["target"]))
 
+    def _spells(self, view: View, previews: list[JSON]) -> Iterator[Any]:
+        """Spell attacks from the previews, forced morale tests, healing and armour, by worth less the Will
+        they cost (a caster keeps at least one point: at zero it leaves the battle)."""
+        scored: list[tuple[float, Any]] = []
+        book = magic_rules()
+        for p in previews:
+            if p.get("kind") != "spell" or not p.get("spell"):
+                continue
+            t, c = view.unit(int(p["target"])), view.unit(int(p["unit"]))
+            if t is None or c is None:
+                continue
+            cost = _cost(book, str(p["spell"]))
+            if cost and int(c.data.get("will") or 0) - cost < answers.WILL_KEPT:
+                continue
+            worth_ = shot_worth(p, t) - WILL_WORTH * cost
+            if worth_ > MIN_SHOT:
+                scored.append((worth_ + self._jitter(), act.Cast(c.id, str(p["spell"]), t.id)))
+        for c in view.mine:
+            if c.attacked or c.actions_left <= 0:
+                continue
+            for key in _powers(c):
+                power = book.power(key)
+                cost = _cost(book, key)
+                if cost and int(c.data.get("will") or 0) - cost < answers.WILL_KEPT:
+                    continue
+                for target, value in self._power_targets(view, c, power):
+                    if value - WILL_WORTH * cost > MIN_SHOT:
+                        scored.append(
+                            (value - WILL_WORTH * cost + self._jitter(), act.Cast(c.id, key, target))
+                        )
+        for _, action in sorted(scored, key=lambda s: -s[0]):
+            yield action
+
+    def _power_targets(self, view: View, c: UnitView, power: Any) -> Iterator[tuple[int, float]]:
+        """(target, worth) of a spell or gift that rolls no dice: a forced test, healing, armour."""
+        reach_ = float(power.range)
+        if power.effect == "morale_test":
+            for e in view.foes:
+                if farther_than(c.tray, e.tray, reach_):
+                    continue
+                fails = 1.0 - pass_probability(
+                    int(e.data.get("morale_target", 0)), int(power.modifier) - self._gm(view, e.seat)
+                )
+                broken = e.full_value if e.shaken else SHAKEN_SHARE * e.full_value
+                yield e.id, fails * broken
+        elif power.effect == "heal":
+            for f in view.mine:
+                lost = int(f.data.get("start_models", f.models)) - f.models
+                if (lost <= 0 and f.wounds == 0) or farther_than(c.tray, f.tray, reach_):
+                    continue
+                yield f.id, MODEL_SHARE * f.per_model * min(int(power.amount), max(lost, 1))
+        elif power.effect == "armour":
+            for f in view.mine:
+                if not f.engaged or farther_than(c.tray, f.tray, reach_) or power.against == "shot":
+                    continue
+                yield f.id, ARMOUR_SHARE * int(power.amount) * f.full_value
+
     def _charges(self, view: View) -> Iterator[Any]:
         scored: list[tuple[float, Any]] = []
         for u in view.mine:
             if u.shaken or u.engaged or u.attacked or u.actions_left < 2 or not u.melee_per_model:
                 continue
             for e in view.foes:
-                if gap(u.tray, e.tray) > u.move - 0.05:
+                if farther_than(u.tray, e.tray, u.move - 0.05):
                     continue
                 x = self._exchange(view, u, e, True)
                 weak = e.shaken or e.models <= 2
@@ -251,7 +339,7 @@ class CdBot:
         for e in view.foes:
             if e.shaken or not e.melee_per_model:
                 continue
-            if gap(e.tray, tray) > e.move + 0.5:
+            if farther_than(e.tray, tray, e.move + 0.5):
                 continue
             x = self._exchange(view, e, u, True)
             total += max(0.0, x.net)
@@ -287,8 +375,10 @@ class CdBot:
         movers = [u for u in view.mine if u.actions_left > 0 and not u.engaged and u.move > 0.5]
         movers.sort(key=lambda u: (u.id not in objectives, u.id))
         for u in movers:
-            if u.shaken:
-                continue  # a shaken unit rallies (above) or stands
+            if u.shaken or u.id in self._stuck[1]:
+                continue  # a shaken unit rallies (above) or stands; a stuck one waits for its next turn
+            if u.order == "tight" and u.actions_left < 2:
+                continue  # tight order: no second move in a turn (CD-AC-08 designed)
             if u.id in objectives and math.dist(u.centre, objectives[u.id]) <= OBJECTIVE_HOLD:
                 continue
             if u.attacked and u.missile is not None:
@@ -309,8 +399,8 @@ class CdBot:
             return
         base = math.atan2(goal[1] - cy, goal[0] - cx)
         stay_threat = self._threat(view, u, u.tray)
-        options: list[tuple[float, Any]] = []
-        for turn in (0.0, *TURNS):
+        for turn in (0.0, *TURNS):  # straight on first; a turn off the line only when that is refused
+            options: list[tuple[float, Any]] = []
             ang = base + math.radians(turn)
             d = (math.cos(ang), math.sin(ang))
             for share in MOVE_SHARES:
@@ -320,7 +410,7 @@ class CdBot:
                 to = _round((cx + d[0] * length, cy + d[1] * length))
                 facing = round(facing_towards(to, goal), 1) if not to_objective else round(u.tray.facing, 1)
                 tray = u.at(to, facing)
-                if any(gap(tray, e.tray) < KEEP_OFF for e in view.foes):
+                if not all(farther_than(tray, e.tray, KEEP_OFF) for e in view.foes):
                     continue
                 if not (0 <= to[0] <= view.width and 0 <= to[1] <= view.height):
                     continue
@@ -330,8 +420,22 @@ class CdBot:
                 if score <= 0.0:
                     continue
                 options.append((score + self._jitter(), act.Move(u.id, (to,), facing)))
-        for _, action in sorted(options, key=lambda s: -s[0])[:8]:
-            yield action
+            for _, action in sorted(options, key=lambda s: -s[0])[:MOVES_TRIED]:
+                yield action
+
+
+def _cost(book: Any, key: str) -> int:
+    """The Will a spell costs (a god's gift costs none)."""
+    return int(getattr(book.power(key), "cost", 0) or 0)
+
+
+def _powers(c: UnitView) -> list[str]:
+    """The spells a unit knows and the gifts its God-likeness reaches (CD-CH-26), from the data."""
+    keys = [str(k) for k in c.data.get("spells", [])]
+    god = getattr(c.p, "god", None)
+    if god:
+        keys += magic_rules().gifts_of(str(god), int(c.data.get("god_like", 0)))
+    return keys
 
 
 def _turns_left(view: View) -> int:

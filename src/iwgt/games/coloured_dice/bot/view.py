@@ -216,9 +216,26 @@ def read(obs: JSON, seat: int) -> View:
     return View(obs, seat, tuple(units))
 
 
+def radius(t: Tray) -> float:
+    """Half the tray's diagonal: no point of it is farther from its centre."""
+    return 0.5 * math.hypot(t.frontage, t.depth)
+
+
 def gap(a: Tray, b: Tray) -> float:
     """The distance between the nearest points of two trays."""
     return tray_gap(a, b)
+
+
+def farther_than(a: Tray, b: Tray, limit: float) -> bool:
+    """Whether the two trays are more than ``limit`` apart, the exact gap measured only when their centres'
+    distance cannot tell (the bot asks this thousands of times a decision)."""
+    span = math.dist(a.centre, b.centre)
+    if span - radius(a) - radius(b) > limit:
+        return True
+    inner = 0.5 * min(a.frontage, a.depth) + 0.5 * min(b.frontage, b.depth)
+    if span - inner <= limit:
+        return False
+    return tray_gap(a, b) > limit
 
 
 def distance(a: XY, b: XY) -> float:
