@@ -140,6 +140,7 @@ def rebuild(text: str) -> list[tuple[Any, dict[Any, dict[str, str]]]]:
         spectator = [line[len("obs None ") :] for line in block if line.startswith("obs None ")]
         seats = sorted(
             {int(line.split(" ")[1]) for line in block if line.startswith("obs ") and "None" not in line}
+            | (header_seats if not out else set())
         )
         for seat in [*views.keys() - {None}, *seats]:
             views.setdefault(seat, {})
@@ -155,6 +156,12 @@ def rebuild(text: str) -> list[tuple[Any, dict[Any, dict[str, str]]]]:
             _apply(views[None], c)
         out.append((action, {k: dict(v) for k, v in views.items()}))
 
+    # Every seat of the header observes from step 0, even one that sees just what the spectator sees then (a
+    # game without hidden information writes no lines for it until its own view first differs).
+    header_seats: set[int] = set()
+    for raw in text.splitlines():
+        if raw.startswith("# Seats: "):
+            header_seats = {int(part.strip().split(" ", 1)[0]) for part in raw[len("# Seats: ") :].split(";")}
     action: Any = None
     for raw in text.splitlines():
         line = raw.strip()
