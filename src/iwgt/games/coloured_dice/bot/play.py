@@ -37,7 +37,7 @@ from iwgt.games.coloured_dice.bot.exchange import (
     strike,
     worth,
 )
-from iwgt.games.coloured_dice.bot.view import UnitView, View, farther_than, read
+from iwgt.games.coloured_dice.bot.view import UnitView, View, farther_than, fights_together, read
 from iwgt.games.coloured_dice.magic_data import magic_rules
 from iwgt.games.coloured_dice.odds import pass_probability
 from iwgt.geometry.trays import Tray, facing_towards
@@ -56,6 +56,8 @@ TURNS = (-60.0, -30.0, 30.0, 60.0)
 """Turns (degrees) off the straight line tried when the straight move is refused."""
 MOVES_TRIED = 3
 """The best few lengths tried along each line before turning off it."""
+MOVES_REFUSED = 6
+"""After so many of a unit's moves are refused in one decision it waits for its next turn."""
 THREAT_WEIGHT = 0.6
 """How much an enemy's favourable charge at a destination counts against it."""
 PROGRESS_WEIGHT = 4.0
@@ -70,6 +72,8 @@ WILL_WORTH = 6.0
 """Points a point of Will is worth to a caster (it is its life in the battle, CD-CH-23)."""
 ARMOUR_SHARE = 0.05
 """The share of an engaged friend's worth a point of armour for the fight is worth."""
+WIDEN_MARGIN = 2.0
+"""Inches beyond a charge's reach within which a formation unit widens its front for the coming fight."""
 JITTER = 1e-6
 """The size of the seeded tie-breaker."""
 
@@ -103,15 +107,17 @@ class CdBot:
         turn = (int(obs.get("round", 0)), int(obs.get("seat", -1)))
         if self._stuck[0] != turn:
             self._stuck = (turn, set())
-        refused: set[int] = set()
+        refused: dict[int, int] = {}
         for action in self._orders(view):
             if isinstance(action, act.Move) and action.unit in self._stuck[1]:
                 continue
             if self._taken(state, action):
-                self._stuck[1].update(refused - {getattr(action, "unit", -1)})
+                self._stuck[1].update(set(refused) - {getattr(action, "unit", -1)})
                 return action
             if isinstance(action, act.Move):
-                refused.add(action.unit)
+                refused[action.unit] = refused.get(action.unit, 0) + 1
+                if refused[action.unit] >= MOVES_REFUSED:
+                    self._stuck[1].add(action.unit)
         self._stuck[1].update(refused)
         return act.EndTurn()
 
@@ -377,6 +383,9 @@ class CdBot:
         for u in movers:
             if u.shaken or u.id in self._stuck[1]:
                 continue  # a shaken unit rallies (above) or stands; a stuck one waits for its next turn
+            widen = _wider_front(view, u)
+            if widen is not None:
+                yield widen
             if u.order == "tight" and u.actions_left < 2:
                 continue  # tight order: no second move in a turn (CD-AC-08 designed)
             if u.id in objectives and math.dist(u.centre, objectives[u.id]) <= OBJECTIVE_HOLD:
@@ -399,6 +408,7 @@ class CdBot:
             return
         base = math.atan2(goal[1] - cy, goal[0] - cx)
         stay_threat = self._threat(view, u, u.tray)
+        friends = [f for f in view.mine if f.id != u.id]
         for turn in (0.0, *TURNS):  # straight on first; a turn off the line only when that is refused
             options: list[tuple[float, Any]] = []
             ang = base + math.radians(turn)
@@ -414,6 +424,8 @@ class CdBot:
                     continue
                 if not (0 <= to[0] <= view.width and 0 <= to[1] <= view.height):
                     continue
+                if any(_sweeps_through(u, to, f) for f in friends):
+                    continue
                 nearer = span - math.dist(to, goal)
                 score = PROGRESS_WEIGHT * nearer - THREAT_WEIGHT * (self._threat(view, u, tray) - stay_threat)
                 score -= 0.5 * abs(turn) / 30.0
@@ -422,6 +434,29 @@ class CdBot:
                 options.append((score + self._jitter(), act.Move(u.id, (to,), facing)))
             for _, action in sorted(options, key=lambda s: -s[0])[:MOVES_TRIED]:
                 yield action
+
+
+def _wider_front(view: View, u: UnitView) -> Any | None:
+    """A reform to a wider front for a formation unit whose last action of the turn is left and that an
+    enemy could meet next turn: its whole front rank fights (CD-AC-04), so more files more dice; a spear
+    unit's second rank fights already (CD-FI-02)."""
+    if u.actions_left != 1 or not fights_together(u.order) or u.second_rank or u.files >= u.models:
+        return None
+    if not any(not farther_than(u.tray, e.tray, max(u.move, e.move) + WIDEN_MARGIN) for e in view.foes):
+        return None
+    return act.Reform(u.id, u.order, min(u.models, 2 * u.files))
+
+
+def _sweeps_through(u: UnitView, to: tuple[float, float], f: UnitView) -> bool:
+    """Whether moving ``u``'s centre straight to ``to`` surely crosses the friend ``f`` (the rules refuse it,
+    CD-MS-01): the friend's centre is nearer the path than the two trays' inner half-widths."""
+    (ax, ay), (bx, by), (px, py) = u.centre, to, f.centre
+    dx, dy = bx - ax, by - ay
+    span2 = dx * dx + dy * dy
+    t = 0.0 if span2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / span2))
+    near = math.dist((ax + t * dx, ay + t * dy), (px, py))
+    inner = 0.5 * min(u.tray.frontage, u.tray.depth) + 0.5 * min(f.tray.frontage, f.tray.depth)
+    return near < inner
 
 
 def _cost(book: Any, key: str) -> int:
