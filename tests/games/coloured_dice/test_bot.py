@@ -125,3 +125,16 @@ def test_the_bot_beats_random_in_a_seeded_match() -> None:
         result = GAME.result(state)
         assert result is not None
         assert result.outcomes[bot_seat] == Outcome.WIN, (seed, result.reason)
+
+
+def test_the_bot_spends_a_hero_point_to_save_its_hero() -> None:
+    """CD-CH-18..20: the poison archers' green dice roll five 2s (10 points) at Lemminkäinen, armour 3 +
+    skill 1 at band 0 = 4, so each wound costs 5 points: 2 wounds, his Body 2 gone. One hero point off the
+    roll leaves 9 points, 1 wound: he stands. The bot spends exactly that point (-1)."""
+    st = battle([unit(0, "lemminkainen", 20, 10), unit(1, "poison_archers", 20, 19)], first=1)
+    st, _ = GAME.apply(st, act.Shoot(1, 0))
+    for face in [5] * 5 + [1] * 5:
+        st, _ = GAME.apply(st, ChanceOutcome(face))
+    pending = GAME.observe(st, 0)["pending"]
+    assert pending["kind"] == "hero" and pending["armour"] == 4
+    assert bot_for(GAME, 0).choose(st, 0) == act.Hero(-1)
