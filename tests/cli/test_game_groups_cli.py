@@ -16,11 +16,20 @@ runner = CliRunner()
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["odds", "valkyrx"], "error: valkyrx has no odds; games with odds: anvil, valhalla"),
-        (["odds", "valkyrx", "combat"], "error: valkyrx has no odds; games with odds: anvil, valhalla"),
-        (["units", "valhalla"], "error: valhalla has no units; games with units: anvil, valkyrx"),
+        (["odds", "valkyrx"], "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla"),
+        (
+            ["odds", "valkyrx", "combat"],
+            "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla",
+        ),
+        (
+            ["units", "valhalla"],
+            "error: valhalla has no units; games with units: anvil, coloured-dice, valkyrx",
+        ),
         (["spells", "valhalla", "--json"], "error: valhalla has no spells; games with spells: valkyrx"),
-        (["odds", "chess"], "error: there is no game 'chess'; games with odds: anvil, valhalla"),
+        (
+            ["odds", "chess"],
+            "error: there is no game 'chess'; games with odds: anvil, coloured-dice, valhalla",
+        ),
     ],
 )
 def test_a_game_without_the_command_names_the_games_that_have_it(args: list[str], line: str) -> None:
@@ -47,7 +56,10 @@ def test_a_group_alone_still_shows_its_help() -> None:
 def test_the_readme_quotes_the_message_as_printed() -> None:
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8").split())
     printed = runner.invoke(app, ["odds", "valkyrx"], env={"COLUMNS": "400"}).output.strip()
-    assert printed.removeprefix("error: ") == "valkyrx has no odds; games with odds: anvil, valhalla"
+    assert (
+        printed.removeprefix("error: ")
+        == "valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla"
+    )
     assert f"`{printed.removeprefix('error: ')}`" in readme
 
 
