@@ -19,6 +19,7 @@ every decision. Deterministic by its seed: the seed only breaks near ties.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -90,6 +91,8 @@ class CdBot:
         self.seed = seed
         self._rng = SplitMix64(seed)
         self._memo: dict[tuple[Any, ...], Any] = {}
+        self.observe_seconds = 0.0
+        """Time spent in ``game.observe`` so far (the benchmark tells it apart from the bot's own)."""
         # Units none of whose moves the rules took this turn (a pond crossed, friends in the way): not tried
         # again until the next turn. The bot's own memory of its refusals, keyed by (round, seat).
         self._stuck: tuple[tuple[int, int], set[int]] = ((0, -1), set())
@@ -98,7 +101,9 @@ class CdBot:
 
     def choose(self, state: Any, seat: Seat) -> Any:
         """The bot's action for the seat now (a legal one)."""
+        start = time.perf_counter()
         obs = self.game.observe(state, seat)
+        self.observe_seconds += time.perf_counter() - start
         view = read(obs, int(seat))
         self._memo = {}
         questions = [q for q in obs.get("questions", []) if isinstance(q, dict)]
