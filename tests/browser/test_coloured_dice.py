@@ -15,13 +15,14 @@ Screenshots: build/screenshots/coloured_dice_*.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from .conftest import Server, shot
 from .kit import WAIT_MS, open_link, tid, version, wait_version
@@ -113,6 +114,11 @@ def check_preview(page: Page, v: dict[str, Any], action: dict[str, Any]) -> None
 def answer_question(page: Page) -> bool:
     """Answer a question dialog of the table if one is open: spend a hero point up when offered, roll every
     bear-wound die, react, never resist. True if one was answered."""
+    dialogs = ("hero", "bear", "react", "resist")
+    asked = page.locator(", ".join(f'[data-testid="cd-ask-{k}"]' for k in dialogs))
+    if asked.count() and not page.evaluate("() => window.cdQuestionShot"):
+        page.evaluate("() => { window.cdQuestionShot = true; }")
+        shot(page, "coloured_dice_08_question")
     for dialog, button in (
         ("cd-ask-bear", "cd-bear-roll"),
         ("cd-ask-react", "cd-react-roll"),
@@ -131,16 +137,31 @@ def answer_question(page: Page) -> bool:
     return False
 
 
+SEED = 1
+"""The table's dice and the bot are seeded, so the browser game is the same game every run."""
+
+
+def seeded(route: Route) -> None:
+    """Let the lobby's create request through with a seed for the table's dice and its bot."""
+    if route.request.method != "POST":
+        route.continue_()
+        return
+    body = json.loads(route.request.post_data or "{}")
+    route.continue_(post_data=json.dumps({**body, "seed": SEED}))
+
+
 # -- 1. a whole skirmish from the game selection -------------------------------------------------------------
 
 
-@pytest.fixture
-def game(server: Server, browser: Browser) -> Iterator[Page]:
+@pytest.fixture(params=["bot", "human"])
+def game(request: pytest.FixtureRequest, server: Server, browser: Browser) -> Iterator[Page]:
+    """A skirmish set up in the game selection: a person against the bot, or two people at one screen."""
     page = open_link(browser, server.base, "/", DESKTOP)
+    page.route("**/api/tables", seeded)
     tid(page, "game-card-coloured-dice").click()
     tid(page, "scenario-select").select_option("skirmish")
     tid(page, "seat-select-0").select_option("human")
-    tid(page, "seat-select-1").select_option("human")
+    tid(page, "seat-select-1").select_option(request.param)
     tid(page, "mode-shared").click()
     tid(page, "play-button").click()
     page.wait_for_url("**/play/**")
@@ -153,7 +174,7 @@ def test_a_skirmish_from_the_game_selection_to_its_end(game: Page) -> None:
     page = game
     wait_settled(page)
     expect(tid(page, "phase")).to_contain_text("Round 1 of 4")
-    done: dict[str, int] = {"move": 0, "charge": 0, "fight": 0, "shoot": 0, "free_move": 0}
+    done: dict[str, int] = {"move": 0, "charge": 0, "fight": 0, "shoot": 0, "free_move": 0, "question": 0}
     steps = 0
     while steps < MAX_STEPS:
         steps += 1
@@ -162,6 +183,7 @@ def test_a_skirmish_from_the_game_selection_to_its_end(game: Page) -> None:
         if v["status"] != "playing":
             break
         if answer_question(page):
+            done["question"] += 1
             continue
         kind = turn_step(page, v, done)
         if kind:
@@ -174,6 +196,7 @@ def test_a_skirmish_from_the_game_selection_to_its_end(game: Page) -> None:
     shot(page, "coloured_dice_06_game_over")
     for order in ("move", "charge", "fight", "shoot", "free_move"):
         assert done[order] >= 1, f"no {order} was made through the screen: {done}"
+    print("orders made through the screen:", done)
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
@@ -251,6 +274,7 @@ def physical_table(server: Server) -> str:
         "seats": ["human", "human"],
         "mode": "shared",
         "dice": "physical",
+        "seed": SEED,
     }
     r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
@@ -306,7 +330,13 @@ def test_physical_dice_are_entered_by_their_coloured_faces(server: Server, brows
 
 @pytest.mark.timeout(300)
 def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, browser: Browser) -> None:
-    body = {"game": "coloured-dice", "scenario": "skirmish", "seats": ["human", "human"], "mode": "shared"}
+    body = {
+        "game": "coloured-dice",
+        "scenario": "skirmish",
+        "seats": ["human", "human"],
+        "mode": "shared",
+        "seed": SEED,
+    }
     r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
     page = open_link(browser, server.base, r.json()["links"]["table"], PHONE)
@@ -344,7 +374,13 @@ def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, br
 @pytest.mark.timeout(120)
 def test_tap_for_help_names_the_unit_type_and_the_ground(server: Server, browser: Browser) -> None:
     """Tap for help, then a unit's tray: its type's topic (``unit:<army>.<key>``); then a piece of ground."""
-    body = {"game": "coloured-dice", "scenario": "skirmish", "seats": ["human", "human"], "mode": "shared"}
+    body = {
+        "game": "coloured-dice",
+        "scenario": "skirmish",
+        "seats": ["human", "human"],
+        "mode": "shared",
+        "seed": SEED,
+    }
     r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
     page = open_link(browser, server.base, r.json()["links"]["table"], DESKTOP)

@@ -714,8 +714,8 @@ export class Screen {
   questionWords(q) {
     const who = typeof q.unit === "number" ? this.unitName(q.unit) : "Your unit";
     switch (q.kind) {
-      case "hero": return `${who} may spend hero points on the dice just rolled (${q.left ?? (this.unit(q.unit) || {}).hero_left ?? "?"} left): each point is +1 or -1 on one number die.`;
-      case "bear_wound": return `${plural(q.wounds ?? 0, "wound")} come through to ${who}: roll a ${q.colour || ""} bear-wound die to cancel some (${(this.unit(q.unit) || {}).bear_left ?? "?"} left), or let them through.`;
+      case "hero": return `${this.heroAbout(q)}${who} may spend hero points on the dice just rolled (${q.left ?? (this.unit(q.unit) || {}).hero_left ?? "?"} left): each point is +1 or -1 on one number die.`;
+      case "bear_wound": return `${plural(q.wounds ?? 0, "wound")} ${q.wounds === 1 ? "comes" : "come"} through to ${who}: roll a ${q.colour || ""} bear-wound die to cancel some (${(this.unit(q.unit) || {}).bear_left ?? "?"} left), or let them through.`;
       case "react": {
         const n = q.dice_count ?? (q.dice || []).length;
         const slow = (this.unit(q.unit) || {}).slowness;
@@ -724,6 +724,16 @@ export class Screen {
       case "resist": return `A spell${q.spell ? ` (${humanise(q.spell)})` : ""} targets ${who}: spend ${q.cost ?? "its cost in"} will to cancel it, or not.`;
       default: return humanise(q.kind);
     }
+  }
+
+  /** What a hero-points question's roll is: an attack (whose, at whom, against what armour) or a morale test. */
+  heroAbout(q) {
+    if (typeof q.source === "number" && typeof q.target === "number") {
+      const verb = { fight: "fights", shot: "shoots at", spell: "casts at", stand_and_shoot: "stands and shoots at" }[q.attack] || "attacks";
+      return `${this.unitName(q.source)} ${verb} ${this.unitName(q.target)}${q.armour !== undefined ? ` against armour ${q.armour}` : ""}. `;
+    }
+    if (typeof q.tested === "number") return `${this.unitName(q.tested)} tests morale${q.close_combat ? " in close combat" : ""}. `;
+    return "";
   }
 
   /** The dice of the roll a question is about, drawn as they fell. */
@@ -766,7 +776,7 @@ export class Screen {
         if (a) send(a);
       });
       dlg = modal({ title: "Hero points", testid: "cd-ask-hero", body: [words, this.questionDice(q),
-        h("p", { class: "muted" }, `From ${lo} to +${hi}.`), h("div", { class: "row cd-stepper" }, minus, value, plus), go] });
+        h("p", { class: "muted" }, `From ${lo} to +${hi}.`), h("div", { class: "row cd-stepper" }, minus, value, plus), go].filter(Boolean) });
       show();
     } else {
       const yes = { bear_wound: ["cd-bear-roll", "Roll a bear-wound die", "roll", true], react: ["cd-react-roll", "Roll for a reaction", "roll", true],
@@ -779,7 +789,7 @@ export class Screen {
         const a = offered.find((x) => Boolean(x[key]) === val);
         return h("button", { type: "button", class: ["btn", kind], testid, disabled: !a, onclick: () => a && send(a) }, label);
       };
-      dlg = modal({ title: titles[q.kind], testid: ids[q.kind], body: [words, this.questionDice(q), h("div", { class: "dialog-buttons" }, button(yes, "primary"), button(no, "secondary"))] });
+      dlg = modal({ title: titles[q.kind], testid: ids[q.kind], body: [words, this.questionDice(q), h("div", { class: "dialog-buttons" }, button(yes, "primary"), button(no, "secondary"))].filter(Boolean) });
     }
     this.question = { version, dlg };
     dlg.done.then(() => { if (this.question && this.question.dlg === dlg) this.question = null; });
