@@ -31,6 +31,14 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1920, "height": 1080}
 MAX_STEPS = 400
 """A bound on the players' acts in the browser game (each one a wait for the server's answer)."""
+SIZES: dict[str, ViewportSize] = {
+    "phone": PHONE,
+    "tablet-portrait": {"width": 768, "height": 1024},
+    "tablet-landscape": {"width": 1024, "height": 768},
+    "desktop": DESKTOP,
+}
+READABLE_PX = 10.0
+"""The smallest board text a player can read (shell.js READABLE_PX)."""
 WHITE_FACES = ["1", "1", "2", "miss", "miss", "miss"]
 """The white die's faces in face order (CD-DI-04), as the die dialog prints them."""
 
@@ -38,6 +46,29 @@ expect.set_options(timeout=WAIT_MS)
 
 
 # -- helpers ------------------------------------------------------------------------------------------------
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    found: list[dict[str, float]] = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+              .map(e => e.getBoundingClientRect().toJSON())""",
+        selector,
+    )
+    return found
+
+
+def smallest_board_text(page: Page) -> float:
+    """The smallest text of the board as drawn, in CSS pixels (its font size times the board's scale)."""
+    px: float = page.evaluate(
+        """() => {
+          const svg = document.querySelector('.board-host svg.board');
+          const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+          const scale = Math.min(r.width / vb.width, r.height / vb.height);
+          const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+          return sizes.length ? Math.min(...sizes) * scale : Infinity;
+        }"""
+    )
+    return px
 
 
 def view(page: Page) -> dict[str, Any]:
@@ -398,6 +429,61 @@ def test_tap_for_help_names_the_unit_type_and_the_ground(server: Server, browser
         xs, ys = zip(*hill["outline"], strict=True)
         tap_table(page, (sum(xs) / len(xs), sum(ys) / len(ys) - 1.0))  # inside the hill, under its name
         expect(tid(page, "help-topic")).to_have_attribute("data-topic", "terrain:hill")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+# -- 5. every size: nothing cut, the board readable ----------------------------------------------------------
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size_name", list(SIZES))
+def test_nothing_is_cut_and_the_board_reads(server: Server, browser: Browser, size_name: str) -> None:
+    """As the shell's layout test asks of every game (tests/browser/test_shell_layout.py): the header's words
+    wrap, never cut; the action bar's buttons on the screen and big enough to tap; the board's smallest text
+    (band labels, terrain names, tray letters) readable, zoomed where the whole board would not be."""
+    size = SIZES[size_name]
+    body = {
+        "game": "coloured-dice",
+        "scenario": "battle",
+        "seats": ["human", "bot"],
+        "mode": "shared",
+        "seed": SEED,
+    }
+    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    page = open_link(browser, server.base, r.json()["links"]["table"], size)
+    try:
+        wait_settled(page)
+        expect(tid(page, "cd-sides")).to_have_css("display", "flex")  # the game's stylesheet is in
+        for name in ("table-title", "phase", "whose-turn", "cd-side-0", "cd-side-1", "cd-round"):
+            el = tid(page, name)
+            fits = el.evaluate("e => [e.scrollWidth, e.clientWidth]")
+            assert fits[0] <= fits[1], f"{name} is cut at {size_name}: {fits}"
+            box = el.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (
+                f"{name} leaves the screen at {size_name}: {box}"
+            )
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+        for b in boxes(page, ".actionbar .btn"):
+            assert b["left"] >= 0 and b["right"] <= size["width"] + 0.5, f"a button off screen: {b}"
+            assert b["top"] >= 0 and b["bottom"] <= size["height"] + 0.5, f"a button below the fold: {b}"
+            assert b["bottom"] - b["top"] >= 44, f"a button too small to tap: {b}"
+        # A shooter picked: its bands and their labels are on the board too.
+        shots = [a for a in view(page)["options"]["actions"] if a["type"] == "shoot"]
+        if shots:
+            tid(page, f"cd-roster-{shots[0]['unit']}").click()
+            tid(page, "cd-order-shoot").click()
+            expect(tid(page, "cd-range-bands")).to_have_count(1)
+        zoom = tid(page, "board-zoom")
+        if size is PHONE:
+            expect(page.locator(".board-host")).to_have_class("board-host zoomed")
+        elif zoom.is_visible() and zoom.inner_text() == "Zoom in":
+            zoom.click()
+        text = smallest_board_text(page)
+        assert text >= READABLE_PX - 0.05, f"the board's smallest text is {text:.1f}px at {size_name}"
+        shot(page, f"coloured_dice_09_layout_{size_name}")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()

@@ -587,10 +587,11 @@ export class Screen {
     if (this.mode === "move" && this.plan) out.push(this.planControls());
     if (TARGETED.has(this.mode)) {
       const list = this.unitActions(u.id, this.mode);
-      out.push(h("div", { class: "cd-targets", testid: "cd-targets" }, list.map((a) => {
+      const at = { charge: "Charge:", fight: "Fight:", shoot: "Shoot at:", cast: "Cast:", release: "Release:" }[this.mode];
+      out.push(h("div", { class: "cd-targets", testid: "cd-targets" }, h("span", { class: "cd-targets-what" }, at), list.map((a) => {
         const key = a.type === "cast" ? `${a.spell}-${a.target ?? "self"}` : a.type === "release" ? `${a.spirit}` : `${a.target}`;
         return h("button", { type: "button", class: "btn small primary", testid: a.type === "cast" || a.type === "release" ? `cd-target-${a.type}-${key}` : `cd-target-${a.target}`,
-          onclick: () => this.aim(a) }, this.actionTitle(a));
+          title: this.actionTitle(a), onclick: () => this.aim(a) }, a.type === "cast" || a.type === "release" ? this.actionTitle(a) : this.unitName(a.target));
       })));
     }
     if (this.mode === "reform") {
