@@ -527,14 +527,16 @@ def test_fixture_is_json() -> None:
 # -- the engine's own observation ----------------------------------------------------------------------------
 
 
-def engine_view() -> tuple[dict[str, Any], list[dict[str, Any]], list[int], dict[str, Any]]:
+def engine_view(
+    scenario: str = "skirmish",
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[int], dict[str, Any]]:
     """The skirmish's first moment as the engine observes it for seat 0, its options, and each lit unit's
     selection (the table adapter's), as the server would send them."""
     from iwgt.games.coloured_dice.plugin import plugin
 
     game = plugin.game
     table = plugin.table()
-    state = game.initial_state(game.load_scenario("skirmish"))
+    state = game.initial_state(game.load_scenario(scenario))
     obs = game.observe(state, 0)
     options = table.options(game, state, 0)
     selections = {str(uid): table.selection(game, state, 0, uid) for uid in options["movable"]}
@@ -583,6 +585,57 @@ def test_the_engines_observation_is_drawn_and_a_shot_previewed(server: Server, b
         shot(page, "coloured_dice_fixture_04_engine_shot")
         tid(page, "cd-confirm").click()
         assert sent(page)[-1] == shots[0]
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(120)
+def test_a_spell_and_a_reform_are_ordered_by_their_buttons(server: Server, browser: Browser) -> None:
+    """The battle's first moment: a caster's spells are buttons, then the chosen spell's targets; Confirm
+    sends the cast. A unit's reform options are buttons that send the reform."""
+    obs, actions, movable, selections = engine_view("battle")
+    page = browser.new_page(viewport=DESKTOP)
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.route("**/static/games/coloured-dice/**", serve_screen)
+        page.goto(server.base + "/")
+        page.evaluate(HARNESS, [WELCOME, view_msg(obs, actions, movable=movable), selections])
+        cast = next(a for a in actions if a["type"] == "cast" and isinstance(a.get("target"), int))
+        tid(page, f"cd-roster-{cast['unit']}").click()
+        tid(page, "cd-order-cast").click()
+        spells = {a["spell"] for a in actions if a["type"] == "cast" and a["unit"] == cast["unit"]}
+        expect(page.locator('[data-testid^="cd-spell-"]')).to_have_count(len(spells))
+        tid(page, f"cd-spell-{cast['spell']}").click()
+        targets = [
+            a
+            for a in actions
+            if a["type"] == "cast" and a["unit"] == cast["unit"] and a["spell"] == cast["spell"]
+        ]
+        expect(page.locator('[data-testid^="cd-target-cast-"]')).to_have_count(len(targets))
+        tid(page, f"cd-target-cast-{cast['spell']}-{cast['target']}").click()
+        expect(tid(page, "cd-preview")).to_be_visible()
+        before = len(sent(page))
+        tid(page, "cd-cancel").click()
+        assert len(sent(page)) == before, "Cancel sent something"
+        tid(page, f"cd-target-cast-{cast['spell']}-{cast['target']}").click()
+        page.evaluate(
+            "a => window.iwgtTable.game.onPreview("
+            "{type: 'preview', action: a, legal: true, odds: null, lines: []})",
+            cast,
+        )
+        expect(tid(page, "cd-preview-lines")).to_be_visible()
+        tid(page, "cd-confirm").click()
+        assert sent(page)[-1] == cast, sent(page)[-1]
+
+        reform = next(a for a in actions if a["type"] == "reform")
+        tid(page, f"cd-roster-{reform['unit']}").click()
+        tid(page, "cd-order-reform").click()
+        tail = f"-{round(reform['facing'])}" if reform.get("facing") is not None else ""
+        tid(page, f"cd-reform-{reform['order']}-{reform['files']}{tail}").first.click()
+        assert sent(page)[-1]["type"] == "reform" and sent(page)[-1]["unit"] == reform["unit"], sent(page)[-1]
         assert not errors, errors
     finally:
         page.close()

@@ -154,6 +154,7 @@ export class Screen {
     this.checkKey = null;
     this.question = null; // {version, dlg}: the dialog of the question asked now
     this.heroPoints = 0;
+    this.spell = null; // the spell chosen in the cast order
     shell.addStylesheet(new URL("./coloured-dice.css", import.meta.url).href);
   }
 
@@ -440,7 +441,8 @@ export class Screen {
   /** The ids the chosen order may be aimed at (the enemies lit as targets). */
   targetIds() {
     if (!this.myTurn() || this.selected === null || !TARGETED.has(this.mode)) return new Set();
-    return new Set(this.unitActions(this.selected, this.mode).map((a) => a.target).filter((t) => typeof t === "number"));
+    return new Set(this.unitActions(this.selected, this.mode).filter((a) => a.type !== "cast" || a.spell === this.spell)
+      .map((a) => a.target).filter((t) => typeof t === "number"));
   }
 
   reach(u) {
@@ -570,7 +572,8 @@ export class Screen {
     const out = [];
     if (this.pending) {
       const verbs = { charge: "Charge!", fight: "Fight!", shoot: "Shoot!", cast: "Cast", release: "Release" };
-      const ready = this.pending.action.type === "charge" || this.pending.action.type === "release" || Boolean(this.previewOf(this.pending.action)) || Boolean(this.asked && this.asked.answer);
+      const answer = this.asked && this.asked.answer;
+      const ready = Boolean(this.previewOf(this.pending.action)) || Boolean(answer && answer.legal !== false);
       out.push(h("div", { class: "row cd-confirm-row" },
         h("button", { type: "button", class: "btn primary huge", testid: "cd-confirm", disabled: !ready, onclick: () => this.send(this.pending.action) }, verbs[this.pending.action.type] || "Confirm"),
         h("button", { type: "button", class: "btn secondary", testid: "cd-cancel", onclick: () => { this.pending = null; this.asked = null; this.shell.render(); } }, "Cancel")));
@@ -585,11 +588,20 @@ export class Screen {
         "data-help": `action:${t}`, onclick: () => this.chooseOrder(t) }, ORDER_NAMES[t] || humanise(t)))));
     } else out.push(h("p", { class: "muted" }, "This unit has no order left this turn."));
     if (this.mode === "move" && this.plan) out.push(this.planControls());
-    if (TARGETED.has(this.mode)) {
-      const list = this.unitActions(u.id, this.mode);
+    if (this.mode === "cast") {
+      // The spells first (one button each), then the chosen spell's targets.
+      const spells = [...new Set(this.unitActions(u.id, "cast").map((a) => a.spell))];
+      if (!spells.includes(this.spell)) this.spell = spells.length === 1 ? spells[0] : null;
+      out.push(h("div", { class: "cd-targets", testid: "cd-spells" }, h("span", { class: "cd-targets-what" }, "Spell:"), spells.map((k) => h("button", {
+        type: "button", class: ["btn", "small", this.spell === k ? "primary" : "secondary"], testid: `cd-spell-${k}`, "aria-pressed": this.spell === k ? "true" : "false",
+        "data-help": `spell:${k}`, onclick: () => { this.spell = k; this.shell.render(); } }, humanise(k)))));
+    }
+    if (TARGETED.has(this.mode) && (this.mode !== "cast" || this.spell)) {
+      const list = this.unitActions(u.id, this.mode).filter((a) => a.type !== "cast" || a.spell === this.spell);
       const at = { charge: "Charge:", fight: "Fight:", shoot: "Shoot at:", cast: "Cast:", release: "Release:" }[this.mode];
       out.push(h("div", { class: "cd-targets", testid: "cd-targets" }, h("span", { class: "cd-targets-what" }, at), list.map((a) => {
-        const key = a.type === "cast" ? `${a.spell}-${a.target ?? "self"}` : a.type === "release" ? `${a.spirit}` : `${a.target}`;
+        const where = typeof a.target === "number" ? a.target : Array.isArray(a.at) ? `at-${Math.round(a.at[0])}-${Math.round(a.at[1])}` : "self";
+        const key = a.type === "cast" ? `${a.spell}-${where}` : a.type === "release" ? `${a.spirit}` : `${a.target}`;
         return h("button", { type: "button", class: "btn small primary", testid: a.type === "cast" || a.type === "release" ? `cd-target-${a.type}-${key}` : `cd-target-${a.target}`,
           title: this.actionTitle(a), onclick: () => this.aim(a) }, a.type === "cast" || a.type === "release" ? this.actionTitle(a) : this.unitName(a.target));
       })));
@@ -647,7 +659,7 @@ export class Screen {
 
   renderPreview() {
     const p = this.pending;
-    if (!p || !["fight", "shoot", "cast"].includes(p.action.type)) {
+    if (!p) {
       this.elPreview.hidden = true;
       this.elPreview.replaceChildren();
       return;
@@ -655,7 +667,16 @@ export class Screen {
     this.elPreview.hidden = false;
     const pv = this.previewOf(p.action);
     const title = h("h2", {}, this.actionTitle(p.action));
-    if (!pv) { fill(this.elPreview, title, h("p", { class: "muted" }, "Asking the table for the odds…")); return; }
+    if (!pv) {
+      // No dice to weigh (a charge, a spell that rolls none): what the table says the order does.
+      const answer = this.asked && this.asked.answer;
+      const lines = answer ? (answer.lines || []) : null;
+      fill(this.elPreview, title, lines === null ? h("p", { class: "muted" }, "Asking the table…")
+        : answer.legal === false ? h("p", { class: "cd-bad", testid: "cd-preview-refused" }, answer.reason || "Not possible now.")
+          : lines.length ? h("ul", { class: "cd-lines", testid: "cd-preview-lines" }, lines.map((l) => h("li", {}, l)))
+            : h("p", { class: "muted", testid: "cd-preview-lines" }, "No dice are rolled for this order."));
+      return;
+    }
     const dice = Object.entries(pv.dice || {}).sort((a, b) => POOL_ORDER.indexOf(a[0]) - POOL_ORDER.indexOf(b[0]));
     const parts = Object.entries(pv.parts || {}).filter(([, v]) => v !== null && v !== undefined);
     const hist = Object.entries(pv.casualties || {}).map(([k, v]) => [Number(k), Number(v)]).sort((a, b) => a[0] - b[0]);
@@ -828,7 +849,7 @@ export class Screen {
       return;
     }
     if (this.myTurn() && this.selected !== null && this.targetIds().has(id)) {
-      const list = this.unitActions(this.selected, this.mode).filter((a) => a.target === id);
+      const list = this.unitActions(this.selected, this.mode).filter((a) => a.target === id && (a.type !== "cast" || a.spell === this.spell));
       if (list.length) { this.aim(list[0]); return; }
     }
     if (this.myTurn() && this.mode === "move" && this.plan && u.id !== this.plan.unit) {
@@ -869,7 +890,7 @@ export class Screen {
     this.pending = { action };
     this.plan = null;
     this.asked = null;
-    if (["fight", "shoot", "cast"].includes(action.type) && !this.previewOf(action)) {
+    if (!this.previewOf(action)) {
       this.asked = { key: JSON.stringify(action), answer: null };
       this.shell.preview(action);
     }
