@@ -142,7 +142,7 @@ def roll(state: CdState, faces: Iterable[int]) -> tuple[CdState, list[Event]]:
     """Feed these faces to the chance nodes in turn (each must be a chance node)."""
     events: list[Event] = []
     for f in faces:
-        assert GAME.to_move(state) == CHANCE, f"not a chance node: {GAME.observe(state, None)['pending']}"
+        assert GAME.to_move(state) == CHANCE, f"not a chance node: {GAME.observe(state, None)['awaiting']}"
         state, ev = GAME.apply(state, ChanceOutcome(f))
         events += ev
     return state, events

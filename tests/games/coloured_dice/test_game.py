@@ -22,7 +22,7 @@ OBS_KEYS = {
     "features",
     "objectives",
     "units",
-    "pending",
+    "awaiting",
     "last_roll",
     "previews",
     "questions",
@@ -129,7 +129,7 @@ def test_charge_then_fight_spends_both_actions() -> None:
     assert st.unit(0).actions_left == 0 and st.unit(0).attacked
     assert GAME.to_move(st) == CHANCE
     assert GAME.status(st).phase == "roll"
-    assert GAME.observe(st, 0)["pending"]["kind"] == "roll"
+    assert GAME.observe(st, 0)["awaiting"]["kind"] == "roll"
 
 
 def test_rally_needs_a_shaken_unit() -> None:

