@@ -98,9 +98,9 @@ def _shot_at_hero(kills: int) -> Any:
     for face in _green_faces(kills):
         assert GAME.to_move(st) == CHANCE
         st, _ = GAME.apply(st, ChanceOutcome(face))
-    while GAME.observe(st, 0)["pending"]["kind"] == "hero":  # no points to take off two kills
+    while GAME.observe(st, 0)["awaiting"]["kind"] == "hero":  # no points to take off two kills
         st, _ = GAME.apply(st, bot_for(GAME, 0).choose(st, 0))
-    assert GAME.observe(st, 0)["pending"]["kind"] == "bear_wound"
+    assert GAME.observe(st, 0)["awaiting"]["kind"] == "bear_wound"
     return st
 
 
@@ -135,6 +135,6 @@ def test_the_bot_spends_a_hero_point_to_save_its_hero() -> None:
     st, _ = GAME.apply(st, act.Shoot(1, 0))
     for face in [5] * 5 + [1] * 5:
         st, _ = GAME.apply(st, ChanceOutcome(face))
-    pending = GAME.observe(st, 0)["pending"]
+    pending = GAME.observe(st, 0)["awaiting"]
     assert pending["kind"] == "hero" and pending["armour"] == 4
     assert bot_for(GAME, 0).choose(st, 0) == act.Hero(-1)

@@ -21,6 +21,8 @@ from iwgt.games.coloured_dice.rules import rules
 
 HARMLESS = frozenset({"armour", "move", "heal", "restore", "summon"})
 """Effects that do the target no harm: never worth Will to resist."""
+CLOSE_COMBAT_REASON = "fight"
+"""The reason of a morale test taken in close combat (its round's losses count, CD-MM-02)."""
 WILL_KEPT = 1
 """Will a character keeps after resisting (at 0 it leaves the battle, CD-CH-23)."""
 
@@ -72,7 +74,7 @@ def _morale_points(view: View, pending: JSON, faces: list[int], adjust: int, off
     unit = view.unit(int(pending.get("tested", pending.get("unit", -1)) or 0))
     if unit is None:
         return 0
-    close = bool(pending.get("close_combat"))
+    close = bool(pending.get("close_combat", pending.get("reason") == CLOSE_COMBAT_REASON))
     c = rules().constants
     target = int(unit.data.get("morale_target", 0))
     if close:

@@ -108,7 +108,8 @@ class CdBot:
         self._memo = {}
         questions = [q for q in obs.get("questions", []) if isinstance(q, dict)]
         if questions:
-            return self.game.action_from_json(self._answer(view, obs.get("pending") or {}, questions))
+            asked = obs.get("awaiting") or obs.get("pending") or {}  # the question awaiting an answer
+            return self.game.action_from_json(self._answer(view, asked, questions))
         turn = (int(obs.get("round", 0)), int(obs.get("seat", -1)))
         if self._stuck[0] != turn:
             self._stuck = (turn, set())
