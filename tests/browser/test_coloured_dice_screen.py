@@ -395,6 +395,7 @@ def test_units_terrain_and_sides_are_drawn(desk: Page) -> None:
 def test_a_move_is_planned_by_a_tap_and_sent_with_its_facing(desk: Page) -> None:
     page = desk
     tid(page, "cd-unit-2").click()
+    page.wait_for_function("() => window.iwgtTable.selection && window.iwgtTable.selection.unit === 2")
     for t in ("move", "charge"):
         expect(tid(page, f"cd-order-{t}")).to_be_visible()
     expect(tid(page, "cd-order-shoot")).to_have_count(0)
@@ -409,6 +410,7 @@ def test_a_move_is_planned_by_a_tap_and_sent_with_its_facing(desk: Page) -> None
     assert move == {"type": "move", "unit": 2, "path": [[33.0, 9.0]], "facing": facing}, move
     # A tap on the table near an offered move end goes exactly there, with its facing.
     tid(page, "cd-unit-1").click()
+    page.wait_for_function("() => window.iwgtTable.selection && window.iwgtTable.selection.unit === 1")
     tap_table(page, (12.2, 10.1))
     expect(tid(page, "cd-ghost-plan")).to_have_attribute("data-at", "12,10")
     tid(page, "cd-move-go").click()

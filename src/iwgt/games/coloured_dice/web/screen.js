@@ -264,6 +264,16 @@ export class Screen {
   onSelection(msg) {
     if (msg.unit !== this.selected || !this.myTurn()) return;
     if (!this.mode || !this.orderTypes(msg.unit).includes(this.mode)) this.mode = this.defaultMode(msg.unit);
+    // A destination tapped before the moves came: near an offered end, it goes exactly there after all.
+    const p = this.plan;
+    if (p && p.unit === msg.unit && p.path.length === 1) {
+      const snap = this.snapMove(p.path[0], p.unit);
+      if (snap) {
+        p.path = snap.path.map((q) => [q[0], q[1]]);
+        p.facing = Number(snap.facing);
+        this.planChanged();
+      }
+    }
   }
 
   onPreview(msg) {
@@ -623,7 +633,9 @@ export class Screen {
     const turn = (d) => { p.facing = norm(p.facing + d); this.planChanged(); };
     const check = this.check;
     return h("div", { class: "cd-plan", testid: "cd-plan" },
-      h("p", { class: "muted", testid: "cd-plan-words", "data-facing": round2(p.facing) }, `${plural(p.path.length, "leg")}, ${this.pathLength()} long, facing ${Math.round(p.facing)}°.`),
+      h("p", { class: "muted", testid: "cd-plan-words", "data-facing": round2(p.facing) }, `${plural(p.path.length, "leg")}, ${this.pathLength()} long, ${this.facingWords(p.facing)}.`),
+      check && check.legal && check.move ? h("p", { class: "muted", testid: "cd-plan-cost", "data-used": check.move.used },
+        `Uses ${inches(check.move.used)} of ${inches(check.move.allowance)}${check.move.taxes ? ` (terrain −${inches(check.move.taxes)})` : ""}${check.move.march ? ", marching" : ""}.`) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-left", onclick: () => turn(TURN_STEP_DEGREES) }, `⟲ ${TURN_STEP_DEGREES}°`),
         h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-right", onclick: () => turn(-TURN_STEP_DEGREES) }, `⟳ ${TURN_STEP_DEGREES}°`),
@@ -632,6 +644,15 @@ export class Screen {
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn primary", testid: "cd-move-go", onclick: () => this.sendPlan() }, "Move"),
         h("button", { type: "button", class: "btn secondary", testid: "cd-move-clear", onclick: () => { this.plan = null; this.check = null; this.shell.render(); } }, "Clear")));
+  }
+
+  /** A facing in a player's words: turned left or right of straight at the enemy's edge. */
+  facingWords(facing) {
+    const home = this.seat() === 1 ? 180 : 0;
+    const rel = Math.round(norm(facing - home));
+    if (rel === 0 || rel === 360) return "facing straight ahead";
+    if (rel === 180) return "facing back to its own edge";
+    return rel < 180 ? `turned ${rel}° left` : `turned ${360 - rel}° right`;
   }
 
   pathLength() {
