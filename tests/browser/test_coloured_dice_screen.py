@@ -213,7 +213,7 @@ OBSERVATION: dict[str, Any] = {
     ],
     "objectives": [{"id": 0, "at": [24, 18], "vp": 20, "taken_by": [0]}],
     "units": [ARCHERS, SPEARS, RAIDERS, TROLL],
-    "pending": None,
+    "awaiting": None,
     "last_roll": {
         "purpose": "shot",
         "dice": ["white", "white", "black", "green"],
@@ -454,7 +454,7 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
     page = desk
     obs = copy.deepcopy(OBSERVATION)
     obs["phase"] = "decide"
-    obs["pending"] = {
+    obs["awaiting"] = {
         "kind": "hero",
         "seat": 0,
         "unit": 1,
@@ -482,7 +482,7 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
         ("react", ("cd-ask-react", "cd-react-no", "roll")),
         ("resist", ("cd-ask-resist", "cd-resist-spend", "spend")),
     ):
-        obs["pending"] = {
+        obs["awaiting"] = {
             "kind": kind,
             "seat": 0,
             "unit": 2,

@@ -133,6 +133,11 @@ export function inTrayFrame(tray, p) {
   return [dx * Math.cos(a) + dy * Math.sin(a), -dx * Math.sin(a) + dy * Math.cos(a)];
 }
 
+/** The die awaited or the question asked now (the observation's `awaiting`; `pending` in older records). */
+function awaiting(obs) {
+  return obs.awaiting !== undefined ? obs.awaiting : obs.pending || null;
+}
+
 /** A die drawn as a chip of its colour: a face (or a count, "10×"). */
 function dieChip(colour, text, attrs = {}) {
   const look = DIE_LOOK[colour] || { bg: "#888", fg: "#fff" };
@@ -216,8 +221,13 @@ export class Screen {
     return ORDER_TYPES.filter((t) => types.has(t));
   }
   question_() {
-    const p = this.obs().pending;
+    const p = awaiting(this.obs());
     return p && QUESTIONS.includes(p.kind) ? p : null;
+  }
+  /** The answers this seat may give to the question asked: the options' actions, else the observation's. */
+  answers(kind) {
+    const own = this.actions().filter((a) => a.type === kind);
+    return own.length ? own : (this.obs().questions || []).filter((a) => a.type === kind);
   }
   /** The preview the observation gives for an attack, or the table's answer asked for it. */
   previewOf(action) {
@@ -295,7 +305,7 @@ export class Screen {
   }
 
   waiting(view) {
-    const p = (view.observation || {}).pending;
+    const p = awaiting(view.observation || {});
     if (view.die) return `Roll ${view.die.colour ? `a ${view.die.colour} die` : "the die"}`;
     if (p && p.kind === "roll") return "The table rolls the dice…";
     return "The table is working…";
@@ -330,7 +340,7 @@ export class Screen {
 
   afterView(view) {
     const q = this.question_();
-    const mine = q && this.myTurn() && this.actions().some((a) => a.type === q.kind);
+    const mine = q && this.myTurn() && this.answers(q.kind).length > 0;
     if (this.question && (!mine || this.question.version !== view.version)) {
       this.question.dlg.close(null);
       this.question = null;
@@ -400,7 +410,7 @@ export class Screen {
     return {
       width: Number(t.width) || 48,
       height: Number(t.height) || 36,
-      areas: (obs.features || []).map((f) => {
+      areas: (obs.features || []).filter((f) => !f.removed).map((f) => {
         const high = f.kind === "hill" && f.height ? ` (height ${f.height})` : "";
         const name = `${f.name || humanise(f.kind)}${high}`;
         return { outline: f.outline || [], kind: `cd-${f.kind}`, name, title: name, testid: `cd-feature-${f.id}` };
@@ -789,7 +799,7 @@ export class Screen {
   }
 
   openQuestion(q, version) {
-    const offered = this.actions().filter((a) => a.type === q.kind);
+    const offered = this.answers(q.kind);
     const send = (a) => { dlg.close(true); this.send(a); };
     let dlg;
     const words = h("p", {}, this.questionWords(q));
