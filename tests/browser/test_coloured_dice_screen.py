@@ -230,6 +230,7 @@ ACTIONS: list[dict[str, Any]] = [
     {"type": "shoot", "unit": 1, "target": 3},
     {"type": "reform", "unit": 1, "order": "open", "files": 10},
     {"type": "charge", "unit": 2, "target": 4},
+    {"type": "rally", "unit": 2},
     {"type": "end_turn"},
 ]
 MOVES = {
@@ -415,6 +416,11 @@ def test_a_move_is_planned_by_a_tap_and_sent_with_its_facing(desk: Page) -> None
     expect(tid(page, "cd-ghost-plan")).to_have_attribute("data-at", "12,10")
     tid(page, "cd-move-go").click()
     assert sent(page)[-1] == MOVES[1], sent(page)[-1]
+    # Rally: a shaken unit's morale test, with both its actions.
+    tid(page, "cd-unit-2").click()
+    tid(page, "cd-order-rally").click()
+    tid(page, "cd-rally").click()
+    assert sent(page)[-1] == {"type": "rally", "unit": 2}, sent(page)[-1]
 
 
 @pytest.mark.timeout(120)
