@@ -93,13 +93,13 @@ def _fight_refusal(state: CdState, unit: Unit, target_id: int) -> str | None:
 
 
 def _shot_ok(state: CdState, unit: Unit, target_id: int) -> bool:
-    """Whether a shot at the target would be taken (combat refuses one out of sight or range)."""
+    """Whether a shot at the target may be taken (combat's plan: in sight and within the longest band)."""
     if _shot_refusal(state, unit, target_id) is not None:
         return False
-    from iwgt.games.coloured_dice import resolve
+    from iwgt.games.coloured_dice.shooting import plan_shot
 
     try:
-        resolve.begin_shot(state.with_unit(_attack(unit)), unit.id, target_id)
+        plan_shot(state, unit.id, target_id)
     except IllegalAction:
         return False
     return True
