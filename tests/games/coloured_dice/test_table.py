@@ -153,15 +153,15 @@ def test_one_card_per_side() -> None:
 
 def test_a_pool_being_rolled_lights_both_units_and_a_question_pulses_on_its_unit() -> None:
     obs = GAME.observe(archers_and_thralls(), 0)
-    rolling = {**obs, "pending": {"kind": "roll", "seat": None, "attack": "shot", "unit": 0, "target": 2}}
+    rolling = {**obs, "awaiting": {"kind": "roll", "seat": None, "attack": "shot", "unit": 0, "target": 2}}
     effects = {(x.effect, x.pattern) for x in TABLE.lights(rolling, [], 0)}
     assert {("firing", "flash"), ("under_fire", "flash")} <= effects and ("question", "pulse") not in effects
-    asked = {**obs, "pending": {"kind": "bear_wound", "seat": 1, "unit": 3, "colour": "red", "wounds": 2}}
+    asked = {**obs, "awaiting": {"kind": "bear_wound", "seat": 1, "unit": 3, "colour": "red", "wounds": 2}}
     [light] = [x for x in TABLE.lights(asked, [], 1) if x.effect == "question"]
     assert light.pattern == "pulse"
     fight = {
         **obs,
-        "pending": {"kind": "hero", "seat": 0, "unit": 1, "attack": "fight", "source": 1, "target": 3},
+        "awaiting": {"kind": "hero", "seat": 0, "unit": 1, "attack": "fight", "source": 1, "target": 3},
     }
     melee = [x for x in TABLE.lights(fight, [], 0) if x.effect == "melee"]
     assert len(melee) == 4  # two alternating lights on each of the two trays

@@ -231,7 +231,9 @@ class CdAdapter:
         for u in lit.units.values():
             if u.get("shaken") and not u.get("destroyed") and not u.get("routed"):
                 lit.unit(u["id"], "shaken")
-        pending = observation.get("pending")
+        pending = observation.get(
+            "awaiting"
+        )  # the die awaited or the question asked (the observation's name)
         if isinstance(pending, dict):
             if pending.get("seat") is not None:  # a question to a player (hero points, bear wound, ...)
                 lit.unit(pending.get("unit"), "question", "pulse")
