@@ -94,3 +94,17 @@ def test_every_action_a_player_may_send_has_a_topic() -> None:
     for kind in act.TYPES:
         topic = help_.topic(f"action:{kind}")
         assert topic is not None and topic.rules, kind
+
+
+def test_the_skirmish_guide_points_at_what_the_screen_draws() -> None:
+    from pathlib import Path
+
+    from iwgt.games.coloured_dice.plugin import plugin
+
+    guide = game_help().guide("skirmish")
+    assert guide is not None and "skirmish" in plugin.game.scenario_names()
+    assert guide.steps[0].title == "The table" and guide.steps[-1].testid == "log"
+    # Each step outlines the board (prefix "cd-"), a test id of web/screen.js, or the shell's log.
+    screen = (Path(plugin.web or ".") / "screen.js").read_text(encoding="utf-8")
+    for step in guide.steps:
+        assert step.testid in ("cd-table", "log") or f'testid: "{step.testid}"' in screen, step.testid
