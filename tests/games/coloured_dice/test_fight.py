@@ -134,7 +134,7 @@ def test_cd_gm_12_a_banner_unit_wiped_out_in_contact_is_captured() -> None:
     st, ev = drive(_lines(b_key="guard", models=2, banner=True), [3, 3, *([MISS] * 8)])
     assert st.unit(1).destroyed
     assert st.general_morale == (1, -1)
-    rows = {(e.seat, e.event) for e in of(ev, GeneralMoraleChanged)}
+    rows = {(e.seat, e.row) for e in of(ev, GeneralMoraleChanged)}
     assert rows == {(1, "own_banner_lost"), (0, "enemy_banner_captured")}
     assert not st.pending  # nobody left to strike back or to test
 

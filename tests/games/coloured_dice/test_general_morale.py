@@ -28,7 +28,7 @@ def _two(key: str, **kw: object) -> CdState:
 
 
 def _rows(events: list) -> set[tuple[int, int, str]]:
-    return {(e.seat, e.change, e.event) for e in of(events, GeneralMoraleChanged)}
+    return {(e.seat, e.change, e.row) for e in of(events, GeneralMoraleChanged)}
 
 
 def test_cd_gm_05_11_a_unit_of_starting_us_25_destroyed_minus_2_and_plus_1() -> None:

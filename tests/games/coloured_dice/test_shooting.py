@@ -91,7 +91,7 @@ def test_cd_ms_15_own_fire_half_the_wounds_fall_on_the_engaged_friend() -> None:
     armour 1 + skill 0 + band 1 (13.6" away) = 2, 3 a wound: 2 wounds; floor(2 / 2) = 1 on the friend."""
     st0, ev0 = _melee_shot(10)
     assert st0.general_morale == (-1, 0)
-    assert [e.event for e in of(ev0, GeneralMoraleChanged)] == ["own_fire"]
+    assert [e.row for e in of(ev0, GeneralMoraleChanged)] == ["own_fire"]
     armour = of(ev0, AttackDeclared)[0].armour
     assert armour == 2  # 1 + skill 0 + band 1 + no cover
     st, ev = drive((st0, ev0), [4, 4, 4, 4])
@@ -108,7 +108,7 @@ def test_cd_gm_09_a_friend_destroyed_by_own_fire_costs_a_d6() -> None:
     assert isinstance(st.top, D6Roll)
     st, ev = drive((st, ev), [5])
     assert st.general_morale == (-1 - 5, 0)
-    assert ev[-1].event == "destroyed_by_own_fire"  # type: ignore[attr-defined]
+    assert ev[-1].row == "destroyed_by_own_fire"  # type: ignore[attr-defined]
 
 
 def test_cd_re_a_reaction_at_16_inches_rolls_2_yellow_dice_and_stands_and_shoots() -> None:

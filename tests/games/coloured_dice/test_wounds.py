@@ -127,7 +127,7 @@ def test_cd_gm_04_10_the_army_leader_dies_one_d6_both_sides() -> None:
     assert isinstance(st.top, D6Roll)
     st, ev = drive((st, ev), [4])
     assert st.general_morale == (4, -4)
-    assert {(e.seat, e.event) for e in of(ev, GeneralMoraleChanged)} >= {
+    assert {(e.seat, e.row) for e in of(ev, GeneralMoraleChanged)} >= {
         (1, "own_leader_killed"),
         (0, "enemy_leader_killed"),
     }

@@ -158,7 +158,7 @@ class GeneralMoraleChanged(Event):
     seat: Seat
     change: int
     value: int
-    event: str
+    row: str  # the table's row (a field named ``event`` would hide the JSON's own event name)
     clause: str
 
 

@@ -434,9 +434,7 @@ def _destroyed(e: Any, n: Names) -> str:
 
 
 def _general_morale(e: Any, n: Names) -> str:
-    # The table's row, as ``row`` or ``event`` (a field named event hides the JSON's own "event" key).
-    row = getattr(e, "row", None) or getattr(e, "event", "")
-    return f"General morale of {n.side(e.seat)} {signed(e.change)} ({why(str(row))}): now {signed(e.value)}."
+    return f"General morale of {n.side(e.seat)} {signed(e.change)} ({why(e.row)}): now {signed(e.value)}."
 
 
 def _victory_points(e: Any, n: Names) -> str:
