@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from iwgt.core.protocol import Outcome
+from iwgt.core.protocol import Event, Outcome
 from iwgt.games.coloured_dice import flow
 from iwgt.games.coloured_dice.actions import EndTurn, Move
-from iwgt.games.coloured_dice.rules import profile, unit_points
+from iwgt.games.coloured_dice.general_morale import lose_unit
 from iwgt.games.coloured_dice.state import Buff
 
 from .kit import GAME, battle, objective, unit
@@ -101,15 +101,15 @@ def test_objective_not_taken_by_a_shaken_unit() -> None:
 
 def test_points_and_vp_of_destroyed_units() -> None:
     """CD-MS-07 designed: a side's VP are the points of enemy units destroyed or routed (at their starting
-    models), plus objectives."""
+    models: 12 spear-wall at 20 = 240), plus objectives; a side's losses count a gone unit whole and the dead
+    of the others (10 poison archers at 11, 6 left: 44)."""
     st = battle(UNITS)
-    spear_wall = unit_points(profile("pohjola", "spear_wall"), 12)
-    st = st.with_unit(replace(st.unit(2), models=0, destroyed=True))
-    assert flow.victory_points(st, 0) == spear_wall
-    assert flow.points_lost(st, 1) == spear_wall
-    st2 = st.with_unit(replace(st.unit(3), models=4))
-    archers = profile("pohjola", "poison_archers")
-    assert flow.points_lost(st2, 1) == spear_wall + unit_points(archers, 10) - unit_points(archers, 4)
+    events: list[Event] = []
+    st = lose_unit(st, 2, "test", events)
+    assert flow.victory_points(st, 0) == 240 and flow.victory_points(st, 1) == 0
+    assert flow.points_lost(st, 1) == 240
+    st2 = st.with_unit(replace(st.unit(3), models=6))
+    assert flow.points_lost(st2, 1) == 240 + 44
 
 
 def test_a_side_that_lost_two_thirds_of_its_points_breaks() -> None:

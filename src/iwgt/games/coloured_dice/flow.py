@@ -137,11 +137,9 @@ def points_lost(state: CdState, seat: int) -> int:
 
 
 def victory_points(state: CdState, seat: int) -> int:
-    """A side's VP: the points of enemy units destroyed or routed, plus its objectives' VP (``state.vp``
-    holds the objectives' VP only; CD-MS-07 designed)."""
-    other = 1 - seat
-    destroyed = sum(_points(u, u.start_models) for u in state.units_of(other) if in_army(u) and u.gone)
-    return destroyed + state.vp[seat]
+    """A side's VP (CD-MS-07 designed): ``state.vp``, where combat adds the points of each enemy unit
+    destroyed or routed as it goes (``general_morale.lose_unit``) and the flow each objective's VP."""
+    return state.vp[seat]
 
 
 # ------------------------------------------------------------------ turns
