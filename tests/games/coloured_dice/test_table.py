@@ -165,3 +165,21 @@ def test_a_pool_being_rolled_lights_both_units_and_a_question_pulses_on_its_unit
     }
     melee = [x for x in TABLE.lights(fight, [], 0) if x.effect == "melee"]
     assert len(melee) == 4  # two alternating lights on each of the two trays
+
+
+def test_a_charge_target_shows_where_the_charger_ends_and_the_reaction_dice_cd_ms_16() -> None:
+    """Riders (6 in loose formation, 5 files: a 5" x 4" tray at (20, 6), front edge y = 8) charge the Thralls
+    (5" x 3" at (20, 16) facing them, front edge y = 14.5): 6.5" apart, the riders end flush at y = 14.5, so
+    centred at (20, 12.5); under 8" the thralls have no reaction dice (CD-RE-02)."""
+    state = battle([unit(0, "riders", 20, 6), unit(1, "thralls", 20, 16), unit(1, "troll", 40, 30)])
+    sel = TABLE.selection(GAME, state, 0, 0)
+    [charge] = [t for t in sel["targets"] if t["kind"] == "charge"]
+    contact = charge["contact"]
+    assert (contact["centre"], contact["facing"], contact["gap"]) == ([20.0, 12.5], 0.0, 6.5)
+    assert contact["distance"] == 6.5 and contact["allowance"] == 8.0 and contact["reaction_dice"] == 0
+    lit = [x for x in sel["lights"] if x["effect"] == "charge"]
+    # Two: the target's tray and where the charger ends (its front corners on the thralls' front edge).
+    assert len(lit) == 2 and any([17.5, 14.5] in x["area"] and [17.5, 10.5] in x["area"] for x in lit)
+    preview = TABLE.preview(GAME, state, 0, charge["action"])
+    assert preview["legal"] and preview["contact"] == contact
+    assert preview["lines"] == ['The Riders of Kaleva charge the Thralls of Pohjola in the front from 6.5".']

@@ -393,6 +393,13 @@ class CdAdapter:
                     entry["spell"] = a.spell
                     if a.at is not None:
                         entry["at"] = _xy(a.at)
+                if isinstance(a, act.Charge):
+                    entry["contact"] = charge_contact(st, a)
+                    if entry["contact"] is not None:
+                        corners = [tuple(p) for p in entry["contact"]["corners"]]
+                        lit.append(
+                            Light.over_area(corners, "charge", colour("charge", self.palette), "steady")
+                        )
                 if isinstance(target, int) and 0 <= target < len(st.units) and st.units[target].on_table:
                     t = st.units[target].tray
                     entry["at"] = _xy(t.centre)
@@ -446,6 +453,8 @@ class CdAdapter:
             out["odds"] = find_preview(
                 mine, str(action.get("type")), action.get("target"), action.get("spell")
             )
+        if isinstance(a, act.Charge):
+            out["contact"] = charge_contact(st, a)
         names = Names(game.observe(after, seat))
         out["lines"] = [said for e in events if e.visible_to(seat) and (said := sentence(e, names))]
         moved = next((e for e in events if type(e).__name__ == "UnitMoved"), None)
@@ -537,6 +546,28 @@ def attack_kind(e: Any) -> str:
         if isinstance(value, str) and value != type(e).__name__:
             return value
     return ""
+
+
+def charge_contact(state: Any, charge: act.Charge) -> JSON | None:
+    """Where a charge ends (flush and centred on the side it meets, CD-MS-16), how far the tray goes, the
+    charger's allowance and the start gap, and the yellow dice the target may react with: one per full
+    ``reaction_inches_per_die`` of the gap (CD-RE-02 decided); None when the rules refuse the charge."""
+    from iwgt.games.coloured_dice.movement import plan_charge
+    from iwgt.games.coloured_dice.rules import rules
+
+    plan = plan_charge(state, state.unit(charge.unit), charge.target)
+    if isinstance(plan, str):
+        return None
+    per_die = rules().constants.reaction_inches_per_die
+    return {
+        "centre": _xy(plan.end.centre),
+        "facing": round(float(plan.end.facing), 2),
+        "corners": [_xy(p) for p in plan.end.corners()],
+        "distance": round(plan.distance, 2),
+        "allowance": round(plan.allowance, 2),
+        "gap": round(plan.gap, 2),
+        "reaction_dice": math.floor(plan.gap / per_die),
+    }
 
 
 def find_preview(previews: Sequence[JSON], kind: str, target: Any, spell: Any = None) -> JSON | None:
