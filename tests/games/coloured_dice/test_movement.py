@@ -214,3 +214,47 @@ def test_offered_moves_are_legal_and_modest() -> None:
     for m in moves:
         after, _ = GAME.apply(st, m)
         assert math.dist(after.unit(0).tray.centre, st.unit(0).tray.centre) <= 4.0 + 1e-6
+
+
+def test_bushes_cost_an_inch_and_are_cleared_by_a_block_going_through() -> None:
+    """CD-TE-06..08: bushes take 1" and are cleared when more than a few models went through them."""
+    st = spears("loose", square("bushes", 7, 7, 13, 8))
+    after, events = GAME.apply(st, Move(0, ((10.0, 8.0),), 0.0))
+    assert after.unit(0).tray.centre == (10.0, 8.0)
+    assert events[0].to_json()["taxes"] == 1.0
+    assert after.piece(0).removed
+    assert [f.id for f in after.terrain()] == []
+    assert any(e.kind == "BushesCleared" for e in events)
+
+
+def test_woodland_slows_infantry_an_inch_and_cavalry_a_d6() -> None:
+    """CD-TE-09/10: woodland: infantry -1" (fixed), cavalry -d6" (a chance node)."""
+    wood = square("woodland", 0, 7.5, 40, 9)
+    foot = spears("loose", wood)
+    after, events = GAME.apply(foot, Move(0, ((10.0, 8.0),), 0.0))
+    assert after.pending == () and events[0].to_json()["taxes"] == 1.0
+    horse = battle([unit(0, "riders", 30, 4, files=3), FAR_ENEMY], features=[wood])
+    ordered, _ = GAME.apply(horse, Move(0, ((30.0, 8.0),), 0.0))
+    assert GAME.to_move(ordered) == CHANCE
+    after, _ = roll(ordered, [6])  # 8 - 6 = 2" left: the riders stop 2" along
+    assert after.unit(0).tray.centre == pytest.approx((30.0, 6.0))
+
+
+def test_a_charge_through_a_river_rolls_then_makes_contact_or_stops_short() -> None:
+    """CD-MS-16, CD-TE-03: the charge's river d6 is rolled after it is declared; the trays are 2.5" apart.
+    A 1 leaves 3" of 4": contact. A 2 leaves 2": the charger goes on only to 1" short of the enemy (1" apart).
+    A 3 leaves 1": it goes 1" (1.5" apart). Neither is in contact."""
+    units = [unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 9.5, files=6)]
+    river = square("river", 0, 6.5, 20, 7.5)
+    st = battle(units, features=[river])
+    declared, _ = GAME.apply(st, Charge(0, 1))
+    assert GAME.to_move(declared) == CHANCE
+    hit, events = roll(declared, [1])
+    assert movement.engaged(hit, hit.unit(0)) == [1]
+    assert any(e.kind == "UnitCharged" and e.to_json()["contact"] for e in events)
+    short, events = roll(declared, [2])
+    assert movement.engaged(short, short.unit(0)) == []
+    assert tray_gap(short.unit(0).tray, short.unit(1).tray) == pytest.approx(1.0, abs=0.01)
+    assert any(e.kind == "UnitCharged" and not e.to_json()["contact"] for e in events)
+    shorter, _ = roll(declared, [3])
+    assert tray_gap(shorter.unit(0).tray, shorter.unit(1).tray) == pytest.approx(1.5, abs=0.01)
