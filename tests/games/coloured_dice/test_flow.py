@@ -6,13 +6,14 @@ from dataclasses import replace
 
 import pytest
 
+from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event, Outcome
 from iwgt.games.coloured_dice import flow
-from iwgt.games.coloured_dice.actions import EndTurn, Move
+from iwgt.games.coloured_dice.actions import Charge, EndTurn, Move, Rally
 from iwgt.games.coloured_dice.general_morale import lose_unit
 from iwgt.games.coloured_dice.state import Buff
 
-from .kit import GAME, battle, objective, unit
+from .kit import GAME, battle, objective, roll, unit
 
 UNITS = [
     unit(0, "spearmen", 10, 5, files=6),
@@ -174,3 +175,41 @@ def test_the_scenario_names_who_goes_first(first: int) -> None:
     assert (st.round, st.seat) == (1, 1 - first)
     st, _ = GAME.apply(st, EndTurn())
     assert (st.round, st.seat) == (2, first)
+
+
+def test_per_round_bear_wound_dice_refill_and_per_battle_ones_do_not() -> None:
+    """CD-CH-17: the Master of Pohjola's 1 bear-wound die is per round: spent, it is back next round;
+    Lemminkäinen's 2 are per battle: spent, they stay spent."""
+    units = [unit(0, "lemminkainen", 10, 5), unit(1, "master", 10, 30)]
+    st = battle(units)
+    assert (st.unit(0).bear_left, st.unit(1).bear_left) == (2, 1)
+    st = st.with_units(replace(st.unit(0), bear_left=0), replace(st.unit(1), bear_left=0))
+    st, _ = GAME.apply(st, EndTurn())
+    assert st.unit(1).bear_left == 0  # same round
+    st, _ = GAME.apply(st, EndTurn())
+    assert (st.round, st.unit(0).bear_left, st.unit(1).bear_left) == (2, 0, 1)
+
+
+def test_a_shaken_unit_rallies_with_its_action_and_a_passed_test() -> None:
+    """Designed (CD-MO-09): a rally is a morale test taking all the unit's actions; 2 on 2d6 always passes."""
+    st = battle(UNITS)
+    st = st.with_unit(replace(st.unit(0), shaken=True, actions_left=1))
+    assert Rally(0) in GAME.legal_actions(st, 0)
+    st, _ = GAME.apply(st, Rally(0))
+    assert st.unit(0).actions_left == 0
+    assert GAME.status(st).phase == "roll"
+    st, _ = roll(st, [1, 1])
+    assert not st.pending and not st.unit(0).shaken
+
+
+def test_a_shaken_unit_may_not_charge_nor_rally_after_acting() -> None:
+    """Designed: a shaken unit cannot charge; a rally takes all its actions (none used before)."""
+    units = [unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 11, 10.5, files=6)]
+    st = battle(units)
+    st = st.with_unit(replace(st.unit(0), shaken=True, actions_left=1))
+    with pytest.raises(IllegalAction, match="shaken"):
+        GAME.apply(st, Charge(0, 1))
+    far = battle(UNITS)
+    far = far.with_unit(replace(far.unit(0), shaken=True, actions_left=1))
+    moved, _ = GAME.apply(far, Move(0, ((10.0, 4.0),), 0.0))
+    assert Rally(0) not in GAME.legal_actions(moved, 0)
