@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from iwgt.core.errors import DataFileError
 from iwgt.games.coloured_dice.pending import D6Roll
 from iwgt.games.coloured_dice.rules import profile
 from iwgt.games.coloured_dice.state import ACTIONS_PER_TURN, Buff, MoveRoll, home_facing, pair
@@ -82,3 +84,25 @@ def test_the_state_is_canonical_json() -> None:
     assert text == json.dumps(
         GAME.state_to_json(GAME.initial_state(GAME.load_scenario("river_crossing"))), sort_keys=True
     )
+
+
+SKIRMISH = (Path(__file__).parents[3] / "src/iwgt/games/coloured_dice/scenarios/skirmish.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('key = "archers"', 'key = "archerz"', "units.1.key"),
+        ('kind = "woodland"', 'kind = "swamp"', "features.1"),
+        ('order = "open"', 'order = "tight"', "may take only open"),
+        ('army = "kaleva"', 'army = "rome"', "sides.0.army"),
+        ("at = [10, 3]", "at = [10, 13]", "within 12"),
+        ("rounds = 4", "rounds = 0", "rounds"),
+    ],
+)
+def test_a_broken_scenario_is_refused_naming_the_key(old: str, new: str, said: str) -> None:
+    """A scenario naming an unknown unit type, terrain kind, order or army, or deploying beyond 12" of its
+    edge, is refused with the key."""
+    assert old in SKIRMISH
+    with pytest.raises(DataFileError, match=said):
+        GAME.parse_scenario(SKIRMISH.replace(old, new, 1), "broken.toml")

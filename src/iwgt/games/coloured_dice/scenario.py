@@ -20,24 +20,6 @@ from iwgt.core.datafiles import DataModel, parse_toml, read_scenario, validate
 
 SCENARIO_DIR: Final = Path(__file__).parent / "scenarios"
 XY = tuple[float, float]
-TERRAIN_KINDS: Final = (
-    "hill",
-    "stream",
-    "ditch",
-    "river",
-    "moat",
-    "pond",
-    "bushes",
-    "woodland",
-    "forest",
-    "building",
-    "fence",
-    "wall",
-    "stones",
-    "cave",
-    "rocks",
-)
-"""The terrain kinds a scenario may place (CD-TE; the rules' terrain table gives each its effects)."""
 ORDER_NAMES: Final = ("open", "skirmish", "loose", "tight")
 """A unit's orders (CD-AC-05..08)."""
 DEPLOY_DEPTH: Final = 12.0
@@ -54,8 +36,13 @@ class FeatureSpec(DataModel):
 
     @model_validator(mode="after")
     def _known(self) -> FeatureSpec:
-        if self.kind not in TERRAIN_KINDS:
-            raise ValueError(f"kind: {self.kind!r} is not one of {', '.join(TERRAIN_KINDS)}")
+        from iwgt.games.coloured_dice.rules import rules
+
+        kinds = rules().terrain
+        if self.kind not in kinds:
+            raise ValueError(
+                f"kind: {self.kind!r} is not one of {', '.join(kinds)} (data/rules.toml terrain)"
+            )
         poly = Polygon(self.outline)
         if (
             not all(math.isfinite(c) for xy in self.outline for c in xy)
@@ -123,6 +110,9 @@ class ScenarioFile(DataModel):
             if not (0 <= x <= self.width and 0 <= y <= self.height):
                 raise ValueError(f"objectives.{i}.at: ({x:g}, {y:g}) is off the table")
         for s, side in enumerate(self.sides):
+            why = _army_problem(side)
+            if why is not None:
+                raise ValueError(f"sides.{s}.{why}")
             if sum(u.general for u in side.units) > 1:
                 raise ValueError(f"sides.{s}.units: more than one general")
             for i, u in enumerate(side.units):
@@ -134,6 +124,24 @@ class ScenarioFile(DataModel):
                         "of the side's own edge (designed)"
                     )
         return self
+
+
+def _army_problem(side: SideSpec) -> str | None:
+    """What is wrong with a side's army and units against ``data/armies.toml`` (None: nothing)."""
+    from iwgt.games.coloured_dice.rules import armies, orders_for
+
+    known = armies()
+    army = known.get(side.army)
+    if army is None:
+        return f"army: {side.army!r} is not one of {', '.join(known)}"
+    for i, u in enumerate(side.units):
+        p = army.units.get(u.key)
+        if p is None:
+            return f"units.{i}.key: {u.key!r} is not a unit type of {side.army} ({', '.join(army.units)})"
+        allowed = orders_for(p)
+        if u.order not in allowed:
+            return f"units.{i}.order: {p.name} may take only {', '.join(allowed)} (CD-AC-05..08)"
+    return None
 
 
 @dataclass(frozen=True)
