@@ -15,6 +15,7 @@ from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice import actions as act
 from iwgt.games.coloured_dice import combat_events as ce
 from iwgt.games.coloured_dice import events as ev
+from iwgt.games.coloured_dice import magic as mg
 from iwgt.games.coloured_dice.words import SAYERS, SILENT_ACTIONS, CdWords, Names, pool_words, singular
 
 WORDS = CdWords()
@@ -28,9 +29,14 @@ OBS = {
         {"id": 3, "seat": 1, "name": "Thralls of Pohjola", "us_kind": "Us", "start_models": 12},
         {"id": 4, "seat": 0, "name": "Lemminkäinen", "us_kind": "iUs", "start_models": 1},
         {"id": 5, "seat": 1, "name": "The Master of Pohjola", "us_kind": "iUs", "start_models": 1},
+        {"id": 6, "seat": 1, "name": "Louhi's house-guard", "us_kind": "Us", "start_models": 10},
+        {"id": 7, "seat": 0, "name": "Priest of Ukko", "us_kind": "iUs", "start_models": 1},
     ],
     "features": [{"id": 0, "kind": "river", "name": "River"}],
-    "objectives": [{"id": 0, "at": [24, 18], "vp": 20, "name": "the Sampo"}],
+    "objectives": [
+        {"id": 0, "at": [24, 18], "vp": 20, "name": "the Sampo"},
+        {"id": 1, "at": [12, 18], "vp": 60, "name": "The ford"},
+    ],
 }
 """A spectator's observation, by hand: the names the sentences use."""
 
@@ -179,3 +185,24 @@ def test_small_words() -> None:
     n = Names({"units": [{"id": 0, "seat": 0, "name": "Spearmen"}, {"id": 1, "seat": 1, "name": "Spearmen"}],
                "sides": [{"name": "North"}, {"name": "South"}]})  # fmt: skip
     assert n.unit(0) == "Spearmen (North)" and n.unit(1) == "Spearmen (South)"  # namesakes told by their side
+
+
+def test_names_take_their_article_as_english_does() -> None:
+    """A person and a person's men take none; a name with its own "The" keeps it, small inside a sentence."""
+    assert WORDS.event(ce.UnitShaken(6), OBS, None) == "Louhi's house-guard are shaken."
+    taken = ev.ObjectiveTaken(1, 1, 60, 6)
+    assert WORDS.event(taken, OBS, None) == (
+        "The Host of Pohjola takes the ford with Louhi's house-guard: +1 general morale and 60 VP."
+    )
+
+
+def test_a_spell_s_attack_follows_its_casting() -> None:
+    cast = mg.SpellCast(0, 7, "ukko_hammer", "god:ukko", 3, None, 0)
+    declared = ce.AttackDeclared("spell", 7, 3, ("violet",) * 4, 1, (("armour", 1),))
+    said = [WORDS.event(e, OBS, None) for e in (cast, declared)]
+    assert said[1] == "The spell strikes the Thralls of Pohjola with 4 violet dice, against armour 1."
+    assert (
+        said[0] is not None
+        and said[0].startswith("The Priest of Ukko casts ")
+        and said[0].endswith(" at the Thralls of Pohjola.")
+    )

@@ -170,8 +170,13 @@ class Names:
         """A unit's name with its article inside a sentence: ``the Spearmen``; a person's name has none
         (``Louhi``), and a name that has its own article keeps it (``the Master of Pohjola``)."""
         name = self.unit(uid)
-        if name.startswith("unit ") or name.split(" (", 1)[0] in PERSONS:
-            return name
+        first = name.split(" ", 1)[0]
+        if (
+            name.startswith("unit ")
+            or name.split(" (", 1)[0] in PERSONS
+            or first.removesuffix("'s") in PERSONS
+        ):
+            return name  # a person, or a person's men ("Louhi's house-guard")
         if name.startswith("The "):
             return "t" + name[1:]
         return f"the {name}"
@@ -204,8 +209,9 @@ class Names:
         return self.features.get(fid, f"feature {fid}")
 
     def objective(self, oid: Any) -> str:
-        """An objective's name."""
-        return self.objectives.get(oid, f"objective {oid}")
+        """An objective's name inside a sentence (``the ford``)."""
+        name = self.objectives.get(oid, f"objective {oid}")
+        return "t" + name[1:] if name.startswith("The ") else name
 
 
 def singular(verb: str) -> str:
@@ -266,7 +272,7 @@ def _unit_moved(e: Any, n: Names) -> str:
     if e.taxes:
         said += f" ({inches(e.taxes)} lost to the terrain)"
     if e.stopped:
-        said += "; the terrain stopped them short"
+        said += "; the terrain cut the move short"
     return said + "."
 
 
@@ -310,7 +316,6 @@ ATTACKS: Final = {
     "back": "strike back at",
     "shot": "shoot at",
     "stand_and_shoot": "stand and shoot at",
-    "spell": "cast at",
 }
 """An attack's kind (``AttackDeclared.attack``), as its verb."""
 
@@ -335,6 +340,8 @@ def face_label(colour: str, index: Any) -> str:
 
 
 def _attack_declared(e: Any, n: Names) -> str:
+    if e.attack == "spell":  # the SpellCast before it named the caster and the spell
+        return f"The spell strikes {n.the_(e.target)} with {pool_words(e.dice)}, against armour {e.armour}."
     verb = ATTACKS.get(str(e.attack), "attack")
     parts = [
         f"{PARTS.get(k, k)} {signed(v) if k != 'armour' else v}" for k, v in e.parts if v or k == "armour"
