@@ -183,3 +183,15 @@ def test_a_charge_target_shows_where_the_charger_ends_and_the_reaction_dice_cd_m
     preview = TABLE.preview(GAME, state, 0, charge["action"])
     assert preview["legal"] and preview["contact"] == contact
     assert preview["lines"] == ['The Riders of Kaleva charge the Thralls of Pohjola in the front from 6.5".']
+
+
+def test_the_report_gives_each_morale_test_s_dice_and_verdict_cd_mo_02() -> None:
+    obs = GAME.observe(archers_and_thralls(), 0)
+    tested = ce.MoraleTested(2, (4, 5), 10, 1, 0, False, "shot")  # 9 + 1 = 10, not under 10: failed
+    report = TABLE.report(obs, [tested])
+    assert report is not None and report["rolls"] == []
+    [m] = report["morale"]
+    assert (m["unit"], m["dice"], m["target"], m["passed"]) == (2, [4, 5], 10, False)
+    assert m["text"] == (
+        "The Thralls of Pohjola test morale (shot): 9 (+1 for the round's losses) = 10, not under 10: failed."
+    )

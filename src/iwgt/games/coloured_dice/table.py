@@ -471,15 +471,35 @@ class CdAdapter:
     # ---------------------------------------------------------------------------------------- report
 
     def report(self, observation: JSON, events: Sequence[Event]) -> JSON | None:
-        """The dice report of the last step (None when no dice were rolled for an attack): each roll's dice
-        with their colours and faces, its points, kills, armour and wounds, and every line in the game's
-        words: ``{"type": "report", "round", "rolls", "lines"}``."""
+        """The dice report of the last step (None when no attack was rolled and no morale tested): each
+        roll's dice with their colours and faces, its points, kills, armour and wounds, each morale test's
+        2d6 and verdict, and every line in the game's words: ``{"type": "report", "round", "rolls",
+        "morale", "lines"}``."""
         names = Names(observation)
         rolls = [roll_json(e, names) for e in events if type(e).__name__ in ROLLED]
-        if not rolls:
+        morale = [
+            {
+                "unit": e.unit,  # type: ignore[attr-defined]
+                "dice": list(e.dice),  # type: ignore[attr-defined]
+                "target": e.target,  # type: ignore[attr-defined]
+                "losses": e.losses,  # type: ignore[attr-defined]
+                "general_morale": e.general_morale,  # type: ignore[attr-defined]
+                "passed": e.passed,  # type: ignore[attr-defined]
+                "text": sentence(e, names),
+            }
+            for e in events
+            if type(e).__name__ == "MoraleTested"
+        ]
+        if not rolls and not morale:
             return None
         lines = [said for e in events if (said := sentence(e, names))]
-        return {"type": "report", "round": observation.get("round"), "rolls": rolls, "lines": lines}
+        return {
+            "type": "report",
+            "round": observation.get("round"),
+            "rolls": rolls,
+            "morale": morale,
+            "lines": lines,
+        }
 
     # ----------------------------------------------------------------------------------------- cards
 
