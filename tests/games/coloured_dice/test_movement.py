@@ -158,13 +158,16 @@ def test_charge_ends_in_contact_flush_and_centred() -> None:
 
 
 def test_charge_needs_line_of_sight() -> None:
-    """CD-MS-16, CD-TE-12: a forest between the units blocks sight: no charge."""
+    """CD-MS-16, CD-TE-12: a forest between the units (3" apart, in reach) blocks sight: no charge."""
     st = battle(
-        [unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 12, files=6)],
-        features=[square("forest", 0, 7, 20, 9)],
+        [unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 10, files=6)],
+        features=[square("forest", 0, 6.5, 20, 8.5)],
     )
     with pytest.raises(IllegalAction, match="cannot see"):
         GAME.apply(st, Charge(0, 1))
+    open_ground = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 10, files=6)])
+    after, _ = GAME.apply(open_ground, Charge(0, 1))
+    assert movement.engaged(after, after.unit(0)) == [1]
 
 
 def test_charge_out_of_reach_is_refused() -> None:

@@ -508,11 +508,14 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
     why = why_not_move_now(state, unit)
     if why is not None:
         return why
+    reach = allowance(state, unit)
+    gap = tray_gap(unit.tray, target.tray)
+    if gap > reach + GAP_EPS:  # the tray must go at least the gap: out of reach whatever the way
+        return f'CD-MS-16: {target.name} is {gap:.2f}" away; {unit.name} moves {reach:g}"'
     if not sees(state, unit, target):
         return f"CD-MS-16: {unit.name} cannot see {target.name}"
     end = formation.charge_end(unit.tray, target.tray)
     distance = math.dist(unit.tray.centre, end.centre)
-    reach = allowance(state, unit)
     sweep = _hull([*unit.tray.corners(), *end.corners()])
     why = why_not_leg(state, unit, sweep, ignore=(target.id,))
     if why is not None:
@@ -530,7 +533,7 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
     if distance > reach - tax.fixed + GAP_EPS:
         taxed = f' less {tax.fixed:g}" of terrain' if tax.fixed else ""
         return f'CD-MS-16: {target.name} is {distance:.2f}" away; {unit.name} moves {reach:g}"{taxed}'
-    return ChargePlan(end, distance, reach, tax, tray_gap(unit.tray, target.tray), unit.moved >= 1)
+    return ChargePlan(end, distance, reach, tax, gap, unit.moved >= 1)
 
 
 CHARGE_THEN: Final = "cd_charge"
