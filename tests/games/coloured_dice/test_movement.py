@@ -65,6 +65,9 @@ def test_river_rolls_a_d6_and_the_unit_stops_where_the_rest_ends() -> None:
     die = GAME.chance_outcomes(ordered)
     assert die is not None and die.sides == 6
     assert ordered.unit(0).tray.centre == (10.0, 5.0)  # not moved before the die
+    awaiting = GAME.observe(ordered, 0)["awaiting"]
+    assert awaiting["kind"] == "roll" and awaiting["feature"] == 0 and "terrain" in awaiting["purpose"]
+    assert GAME.status(ordered).phase == "roll" and GAME.legal_actions(ordered, 0) == []
     after, events = roll(ordered, [3])
     assert after.pending == ()
     assert after.unit(0).tray.centre == pytest.approx((10.0, 6.0))
