@@ -106,6 +106,15 @@ def test_the_human_output_is_a_table() -> None:
         "--dice", "16blue", "--armour", "1", "--range-inches", "23", "--weapon-range", "8", "--skill", "0"
     )
     assert "armour 1 + skill 0 + range band 2 + cover 0 = 3" in shot.stdout
+    assert "kill face" not in result.stdout  # white dice have none (no rounding residue shown as a chance)
+    assert "kill face 30.6%" in pool("--dice", "2black", "--armour", "0").stdout  # 1 - (5/6)^2 = 11/36
+
+
+def test_the_human_table_leaves_out_the_rare_tail_at_both_ends() -> None:
+    rows = [
+        line for line in pool("--dice", "200white", "--armour", "0").stdout.splitlines() if "<0.1%" in line
+    ]
+    assert rows == []
 
 
 @pytest.mark.parametrize(
@@ -137,6 +146,7 @@ def test_the_human_output_is_a_table() -> None:
         (["--dice", "", "--armour", "1"], "no dice"),
         (["--dice", "3white"], "--armour"),
         (["--dice", "3white", "--armour", "one"], "Invalid value for '--armour'"),
+        (["--dice", "10", "white", "--armour", "1"], "--dice 10 white: write the pool without spaces"),
     ],
 )
 def test_bad_input_is_refused_with_exit_2(args: list[str], message: str) -> None:

@@ -25,8 +25,6 @@ coloured_odds = typer.Typer(
 
 COVERS = (0, 1, 2)
 """Cover: none, partly covered +1, almost entirely covered +2 (CD-TC-01, CD-TC-02)."""
-USUAL_SKILL = 1
-"""CD-SH-05: shooting skill "Usually it is 1": the skill of a shot when --skill is not given."""
 SHOWN = 0.0005
 """The human tables leave out the rare tail, values less likely than this (0.05%); --json has them all."""
 
@@ -98,7 +96,8 @@ def effective_armour(
             f'--range-inches: {range_inches:g}" is beyond the weapon\'s reach, {bands} x {weapon_range:g}" = '
             f'{bands * weapon_range:g}" (CD-RA-01)'
         )
-    used = USUAL_SKILL if skill is None else skill
+    # CD-SH-05: shooting skill "Usually it is 1": the skill of a shot when --skill is not given.
+    used = rules().constants.usual_skill if skill is None else skill
     return Armour(shot_armour(armour, skill=used, band=band, cover=cover), armour, cover, used, band)
 
 
@@ -133,6 +132,7 @@ def odds_pool(
     ] = None,
     body: Annotated[int, typer.Option(help="wounds each target model withstands (CD-CH-06)")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    stray: Annotated[list[str] | None, typer.Argument(hidden=True, show_default=False)] = None,
 ) -> None:
     """The exact chances of each number of casualties and points of a pool of coloured dice against an
     armour value: close combat, or a shot with --range-inches and --weapon-range."""
@@ -145,6 +145,10 @@ def odds_pool(
         wounds_distribution,
     )
 
+    if stray:
+        # "--dice 10 white" splits the pool at the space: say how to write it, not "unexpected argument".
+        given = " ".join([dice, *stray])
+        raise fail(f"--dice {given}: write the pool without spaces, e.g. --dice 10white,5black")
     try:
         pool = parse_pool(dice)
     except ValueError as exc:
@@ -188,7 +192,7 @@ def _print(
     kills: dict[int, float],
 ) -> None:
     """The odds as sentences and two Rich tables."""
-    from iwgt.games.coloured_dice.dice import pool_text
+    from iwgt.games.coloured_dice.dice import faces, pool_text
 
     if data["range_inches"] is None:
         how = "close combat"
@@ -202,7 +206,7 @@ def _print(
         table.add_column(head, justify="right")
     left = 1.0
     for n in sorted(casualties):
-        if casualties[n] >= SHOWN or left >= SHOWN:
+        if casualties[n] >= SHOWN:
             table.add_row(str(n), _pc(casualties[n]), _pc(left))
         left -= casualties[n]
     console.print(table)
@@ -215,7 +219,9 @@ def _print(
             shown.add_row(str(n), _pc(points[n]), _pc(left))
         left -= points[n]
     console.print(shown)
-    any_kill = 1.0 - kills.get(0, 0.0)
+    # Decided from the pool's faces, not from 1 - P(no kill): that difference is rounding residue (2e-16)
+    # for a pool without kill faces, and would print "at least one kill face <0.1%".
+    any_kill = 1.0 - kills.get(0, 0.0) if any("kill" in faces(c) for c in data["dice"]) else 0.0
     console.print(
         f"mean casualties {data['mean_casualties']:.2f}; mean points {data['mean_points']:.2f}"
         + (
