@@ -139,7 +139,10 @@ def check_preview(page: Page, v: dict[str, Any], action: dict[str, Any]) -> None
         assert float(tid(page, f"cd-preview-bar-{k}").get_attribute("data-p") or "nan") == p
     assert float(tid(page, "cd-preview-morale").get_attribute("data-p") or "nan") == pv["morale_break"]
     for part, value in pv["parts"].items():
-        expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
+        if value or part == "armour":
+            expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
+        else:  # a part that adds nothing is not listed
+            expect(tid(page, f"cd-preview-part-{part}")).to_have_count(0)
 
 
 def answer_question(page: Page) -> bool:
@@ -313,30 +316,39 @@ def physical_table(server: Server) -> str:
     return link
 
 
+def shoot_ten_white(page: Page) -> None:
+    """The skirmish's archers shoot (ten human archers, a white die each), Confirm sent."""
+    wait_settled(page)
+    v = view(page)
+    a = next(x for x in v["options"]["actions"] if x["type"] == "shoot")
+    pick(page, a["unit"])
+    tid(page, "cd-order-shoot").click()
+    tid(page, f"cd-target-{a['target']}").click()
+    check_preview(page, v, a)
+    pv = next(
+        p for p in v["observation"]["previews"] if p["unit"] == a["unit"] and p["target"] == a["target"]
+    )
+    assert pv["dice"] == {"white": 10}, pv["dice"]
+    before = version(page)
+    tid(page, "cd-confirm").click()
+    wait_version(page, before + 1)
+
+
 @pytest.mark.timeout(300)
 def test_physical_dice_are_entered_by_their_coloured_faces(server: Server, browser: Browser) -> None:
-    """The archers shoot ten white dice: each is asked for as "Roll a white die", its six faces printed as on
-    the die (1, 1, 2, miss, miss, miss); the faces tapped are the roll the screen shows afterwards."""
+    """The archers shoot ten white dice: the pool's tally is offered first; chosen one at a time, each die is
+    asked for as "Roll a white die", its six faces printed as on the die (1, 1, 2, miss, miss, miss), and no
+    stray "null" line; the faces tapped are the roll the screen shows afterwards."""
     page = open_link(browser, server.base, physical_table(server), DESKTOP)
     try:
-        wait_settled(page)
-        v = view(page)
-        a = next(x for x in v["options"]["actions"] if x["type"] == "shoot")
-        pick(page, a["unit"])
-        tid(page, "cd-order-shoot").click()
-        tid(page, f"cd-target-{a['target']}").click()
-        check_preview(page, v, a)
-        pv = next(
-            p for p in v["observation"]["previews"] if p["unit"] == a["unit"] and p["target"] == a["target"]
-        )
-        assert pv["dice"] == {"white": 10}, pv["dice"]  # ten human archers, a white die each
-        before = version(page)
-        tid(page, "cd-confirm").click()
-        wait_version(page, before + 1)
+        shoot_ten_white(page)
+        expect(tid(page, "cd-tally-dialog")).to_be_visible()
+        tid(page, "cd-tally-single").click()
         taps = [1, 3, 4, 6, 2, 1, 5, 3, 2, 6]  # faces 1..6: 1, 2, miss, miss, 1, 1, miss, 2, 1, miss
         for i, face in enumerate(taps):
             dialog = tid(page, "die-dialog")
             expect(dialog).to_contain_text("Roll a white die")
+            expect(dialog).not_to_contain_text("null")
             labels = [tid(page, f"die-face-{n}").inner_text() for n in range(1, 7)]
             assert labels == WHITE_FACES, labels
             expect(tid(page, "die-face-1")).to_have_attribute("data-colour", "white")
@@ -351,6 +363,40 @@ def test_physical_dice_are_entered_by_their_coloured_faces(server: Server, brows
             expect(tid(page, f"cd-last-die-{i}")).to_have_attribute("data-colour", "white")
         expect(tid(page, "cd-last-sum")).to_contain_text("8 points")
         shot(page, "coloured_dice_05_physical_roll_shown")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(300)
+def test_a_volley_of_physical_dice_is_entered_in_one_tally(server: Server, browser: Browser) -> None:
+    """Ten white dice in one dialog (CD-DI-04: faces 1, 1, 2, miss, miss, miss): two show 2, three show 1, the
+    rest miss; the faces go to the table one by one in pool order, and the roll shown is the tally:
+    2 + 2 + 1 + 1 + 1 = 7 points, five misses."""
+    page = open_link(browser, server.base, physical_table(server), DESKTOP)
+    try:
+        shoot_ten_white(page)
+        dialog = tid(page, "cd-tally-dialog")
+        expect(dialog).to_be_visible()
+        expect(dialog).not_to_contain_text("null")
+        expect(tid(page, "cd-tally-white-rest")).to_have_text("10")
+        tid(page, "cd-tally-white-2").fill("7")
+        tid(page, "cd-tally-white-1").fill("5")  # 12 faces counted of 10 dice: refused
+        expect(tid(page, "cd-tally-send")).to_be_disabled()
+        expect(tid(page, "cd-tally-error")).to_contain_text("10 white")
+        tid(page, "cd-tally-white-2").fill("2")
+        tid(page, "cd-tally-white-1").fill("3")
+        expect(tid(page, "cd-tally-white-rest")).to_have_text("5")
+        shot(page, "coloured_dice_04b_physical_tally")
+        tid(page, "cd-tally-send").click()
+        expect(dialog).to_have_count(0)
+        shown = ["2", "2", "1", "1", "1", "miss", "miss", "miss", "miss", "miss"]
+        for i, face in enumerate(shown):
+            expect(tid(page, f"cd-last-die-{i}")).to_have_attribute("data-face", face)
+            expect(tid(page, f"cd-last-die-{i}")).to_have_attribute("data-colour", "white")
+        expect(tid(page, "cd-last-sum")).to_contain_text("7 points")
+        # No die of the volley is asked for again (a morale test's 2d6 may follow).
+        expect(page.locator('[data-testid="die-face-1"][data-colour="white"]')).to_have_count(0)
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()

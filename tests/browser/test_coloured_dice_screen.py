@@ -234,14 +234,14 @@ ACTIONS: list[dict[str, Any]] = [
     {"type": "end_turn"},
 ]
 MOVES = {
-    1: {"type": "move", "unit": 1, "path": [[12.0, 10.0]], "facing": 0},
+    1: {"type": "move", "unit": 1, "path": [[12.0, 10.0]], "facing": 90},
     2: {"type": "move", "unit": 2, "path": [[30.0, 10.0]], "facing": 0},
 }
 SELECTIONS = {
     str(uid): {
         "type": "selection",
         "unit": uid,
-        "moves": [{"to": m["path"][-1], "facing": 0, "action": m}],
+        "moves": [{"to": m["path"][-1], "facing": m["facing"], "action": m}],
         "reach": [],
         "targets": [],
         "rings": [],
@@ -251,6 +251,21 @@ SELECTIONS = {
     for uid, m in MOVES.items()
 }
 """The table's answers when a unit is picked (its moves come with its selection, not with the options)."""
+
+
+def archers_bands() -> list[dict[str, Any]]:
+    """The archers' range bands as the table adapter gives them with their selection (CD-RA-01: as many
+    multiples of the bow's 8" as the rules' maximum range)."""
+    from iwgt.games.coloured_dice.table import max_bands, range_bands
+    from iwgt.geometry.trays import Tray
+
+    t = ARCHERS["tray"]
+    tray = Tray(tuple(t["centre"]), t["facing"], t["frontage"], t["depth"])
+    bands: list[dict[str, Any]] = json.loads(json.dumps(range_bands(tray, ARCHERS["weapons"], max_bands())))
+    return bands
+
+
+SELECTIONS["1"]["bands"] = archers_bands()
 
 HARNESS = """async ([welcome, view, selections]) => {
   const { Shell } = await import('/static/shell.js');
@@ -409,13 +424,14 @@ def test_a_move_is_planned_by_a_tap_and_sent_with_its_facing(desk: Page) -> None
     tid(page, "cd-move-go").click()
     move = sent(page)[-1]
     assert move == {"type": "move", "unit": 2, "path": [[33.0, 9.0]], "facing": facing}, move
-    # A tap on the table near an offered move end goes exactly there, with its facing.
+    # A tap on the table near an offered move end goes exactly there, facing the way the leg goes (straight
+    # ahead from (12, 6)), not the offered end's facing (90).
     tid(page, "cd-unit-1").click()
     page.wait_for_function("() => window.iwgtTable.selection && window.iwgtTable.selection.unit === 1")
     tap_table(page, (12.2, 10.1))
     expect(tid(page, "cd-ghost-plan")).to_have_attribute("data-at", "12,10")
     tid(page, "cd-move-go").click()
-    assert sent(page)[-1] == MOVES[1], sent(page)[-1]
+    assert sent(page)[-1] == {**MOVES[1], "facing": 0}, sent(page)[-1]
     # Rally: a shaken unit's morale test, with both its actions.
     tid(page, "cd-unit-2").click()
     tid(page, "cd-order-rally").click()
@@ -444,7 +460,10 @@ def test_a_shot_shows_range_bands_and_the_pool_preview_before_it_is_sent(desk: P
     expect(tid(page, "cd-preview-die-red")).to_have_attribute("data-count", "10")
     expect(tid(page, "cd-preview-armour")).to_have_attribute("data-armour", "3")
     for part, value in PREVIEW["parts"].items():
-        expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
+        if value or part == "armour":
+            expect(tid(page, f"cd-preview-part-{part}")).to_have_attribute("data-value", str(value))
+        else:  # a part that adds nothing is not listed
+            expect(tid(page, f"cd-preview-part-{part}")).to_have_count(0)
     for k, p in PREVIEW["casualties"].items():
         assert float(tid(page, f"cd-preview-bar-{k}").get_attribute("data-p") or "nan") == p
     expect(tid(page, "cd-preview-morale")).to_contain_text("38%")

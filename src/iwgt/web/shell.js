@@ -572,7 +572,7 @@ export class Shell {
     else if (v.to_move === null || v.to_move === undefined) {
       whose = (this.game.waiting && this.game.waiting(v)) || (v.die ? "Roll the die" : "The table is working…");
     } else if (this.myTurn()) whose = `Your turn: ${this.seatName(v.to_move)}`;
-    else whose = `${this.seatName(v.to_move)} to play`;
+    else whose = `${capitalise(this.seatName(v.to_move))} to play`;
     this.elTurn.textContent = whose;
     this.elTurn.dataset.mine = this.myTurn() ? "true" : "false";
     this.elTurn.dataset.seat = String(v.to_move ?? "");
@@ -650,7 +650,8 @@ export class Shell {
       this.dialogs.die.close(null);
       this.dialogs.die = null;
     }
-    if (v.die && !this.dialogs.die) {
+    // A game's screen may take over the die prompt (`askDice(view, send)` true: it asked, or answered, itself).
+    if (v.die && !this.dialogs.die && !(this.game.askDice && this.game.askDice(v, (face) => this.socket.die(face)))) {
       const dlg = askDie(v.die, (face) => this.socket.die(face));
       this.dialogs.die = dlg;
       this.dialogs.dieVersion = v.version;

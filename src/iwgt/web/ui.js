@@ -55,7 +55,8 @@ export function modal(opts) {
   backdrop.iwgtClose = (value) => close(value); // lets the table close a stale dialog and settle its promise
   box.append(h("h2", { id: titleId, class: "dialog-title" }, opts.title));
   const body = h("div", { class: "dialog-body" });
-  if (opts.body) body.append(...[opts.body].flat());
+  // A body part left out (null, false, "") is skipped: append() would print it as the text "null".
+  if (opts.body) body.append(...[opts.body].flat().filter((c) => c !== null && c !== undefined && c !== false && c !== ""));
   box.append(body);
   let closed = false;
   const close = (value) => {

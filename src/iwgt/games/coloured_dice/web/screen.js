@@ -17,17 +17,16 @@ import { h, fill } from "/static/dom.js";
 import { InchBoard } from "/static/inchboard.js";
 import { humanise } from "/static/api.js";
 import { toast, modal } from "/static/ui.js";
+import { askDie } from "/static/shell.js";
 
 const SIDE_COLOURS = ["#2563eb", "#b91c1c"];
 const PHASES = { turn: "Turn", roll: "Rolling", decide: "A choice", over: "Game over" };
-/** The dice as they are painted (the table's data gives the faces; these are only their look). */
-const DIE_LOOK = {
-  white: { bg: "#f4f4f0", fg: "#111111" }, blue: { bg: "#1d4ed8", fg: "#ffffff" }, green: { bg: "#15803d", fg: "#ffffff" },
-  black: { bg: "#111111", fg: "#ffffff" }, red: { bg: "#dc2626", fg: "#ffffff" }, violet: { bg: "#7c3aed", fg: "#ffffff" },
-  yellow: { bg: "#facc15", fg: "#111111" }, orange: { bg: "#f97316", fg: "#111111" },
-};
-const POOL_ORDER = ["white", "blue", "green", "black", "red", "violet", "yellow", "orange"];
-/** The faces of each die in face order 1..6, only to draw a face given by its index (CD-DI; data/dice.toml). */
+/**
+ * The faces of each die in face order 1..6 (data/dice.toml, CD-DI), in pool order: the one copy in JS, needed
+ * to read a roll the observation gives as face indices and to build the pool tally of physical dice; a die the
+ * table asks for brings its own labels (`view.die.faces`), which win. The dice look (ink) is in coloured-dice.css.
+ * Requested from the server (cd-deviations.md): the dice table in the observation, which would replace this.
+ */
 const FACES = {
   white: [1, 1, 2, "miss", "miss", "miss"], blue: [1, 1, 1, 2, "miss", "miss"], green: [0, 0, 0, 1, 2, "kill"],
   black: [0, 0, 1, 1, 2, "kill"], red: [1, 2, 3, "miss", "miss", "miss"], violet: [1, 2, 2, 3, "miss", "miss"],
@@ -39,7 +38,6 @@ const ORDER_TYPES = ["move", "charge", "fight", "shoot", "cast", "release", "ref
 const ORDER_NAMES = { move: "Move", charge: "Charge", fight: "Fight", shoot: "Shoot", cast: "Cast", release: "Release", reform: "Reform", rally: "Rally" };
 const TARGETED = new Set(["charge", "fight", "shoot", "cast", "release"]);
 const QUESTIONS = ["hero", "bear_wound", "react", "resist"];
-const MAX_RANGE_BANDS = 4; // CD-RA-01 (decided): a shot reaches 4 multiples of its weapon's range
 const MIN_LEG = 0.3; // inches: a tap this close to where the plan stands adds no leg
 const SNAP_INCHES = 0.5; // a tap this close to a move end the table offers goes exactly there
 const TURN_STEP_DEGREES = 45;
@@ -138,12 +136,23 @@ function awaiting(obs) {
   return obs.awaiting !== undefined ? obs.awaiting : obs.pending || null;
 }
 
-/** A die drawn as a chip of its colour: a face (or a count, "10×"). */
+const POOL_ORDER = Object.keys(FACES);
+
+/** A die drawn as a chip of its colour (coloured-dice.css paints it by `data-colour`): a face, or empty. */
 function dieChip(colour, text, attrs = {}) {
-  const look = DIE_LOOK[colour] || { bg: "#888", fg: "#fff" };
-  return h("span", { class: ["cd-die", `cd-die-${colour}`], "data-colour": colour, style: { "--die-bg": look.bg, "--die-fg": look.fg },
-    title: `${colour} die`, ...attrs }, text);
+  return h("span", { class: ["cd-die", `cd-die-${colour}`], "data-colour": colour, title: `${colour} die`, ...attrs }, text);
 }
+
+/** A count of dice of one colour, named: "10 white". */
+function diceCount(colour, n, attrs = {}) {
+  return h("span", { class: "cd-dice-count", ...attrs }, dieChip(colour, "", { "aria-hidden": "true" }), ` ${n} ${colour}`);
+}
+
+/** Capitalise a sentence's first letter ("the Host of Pohjola …" → "The Host of Pohjola …"). */
+const sentence = (text) => { const t = String(text); return t.charAt(0).toUpperCase() + t.slice(1); };
+
+/** The number a face counts in a summed roll: its number; a miss or a kill counts 0 (CD-DI-12/13). */
+const facePoints = (face) => (typeof face === "number" ? face : 0);
 
 export class Screen {
   static testids = { prompt: "cd-prompt", refusal: "cd-refusal" };
@@ -160,6 +169,10 @@ export class Screen {
     this.question = null; // {version, dlg}: the dialog of the question asked now
     this.heroPoints = 0;
     this.spell = null; // the spell chosen in the cast order
+    this.tally = null; // physical dice: the faces of a pool's tally still to send, [{colour, face}] in pool order
+    this.tallyVersion = -1; // the view whose die the last tallied face answered
+    this.diceDlg = null; // {version, dlg}: this screen's die prompt (the tally, or one die after "one at a time")
+    this.singlePool = null; // the pool whose dice the player chose to enter one at a time
     shell.addStylesheet(new URL("./coloured-dice.css", import.meta.url).href);
   }
 
@@ -198,6 +211,12 @@ export class Screen {
   unit(id) { return (this.obs().units || []).find((u) => u.id === id) || null; }
   unitName(id) { const u = this.unit(id); return u ? u.name || humanise(u.key) : `unit ${id}`; }
   sideName(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.name) || this.shell.seatName(seat); }
+  /** A side's short name for a narrow header: its army's name ("Kaleva"), else its name without "the". */
+  shortName(seat) {
+    const s = (this.obs().sides || [])[seat] || {};
+    if (s.army) return humanise(s.army);
+    return sentence(this.sideName(seat).replace(/^the\s+/i, ""));
+  }
   /** The army a unit belongs to (its side's), for its help topic `unit:<army>.<key>`. */
   armyOf(u) { const s = (this.obs().sides || [])[u.seat]; return u.army || (s && s.army) || ""; }
   sideColour(seat) { const s = (this.obs().sides || [])[seat]; return (s && s.colour) || SIDE_COLOURS[seat] || "#888888"; }
@@ -279,8 +298,7 @@ export class Screen {
     if (p && p.unit === msg.unit && p.path.length === 1) {
       const snap = this.snapMove(p.path[0], p.unit);
       if (snap) {
-        p.path = snap.path.map((q) => [q[0], q[1]]);
-        p.facing = Number(snap.facing);
+        p.path = snap.path.map((q) => [q[0], q[1]]); // the place only: the facing stays the leg's
         this.planChanged();
       }
     }
@@ -300,7 +318,7 @@ export class Screen {
   phase(view) {
     const o = view.observation || {};
     const round = o.round ? `Round ${o.round}${o.rounds ? ` of ${o.rounds}` : ""} · ` : "";
-    const whose = o.phase === "turn" && o.seat !== undefined && o.seat !== null ? `${this.sideName(o.seat)}'s turn` : PHASES[o.phase] || humanise(o.phase || "");
+    const whose = o.phase === "turn" && o.seat !== undefined && o.seat !== null ? `Turn: ${this.sideName(o.seat)}` : PHASES[o.phase] || humanise(o.phase || "");
     return `${round}${whose}`;
   }
 
@@ -339,6 +357,8 @@ export class Screen {
   }
 
   afterView(view) {
+    if (this.diceDlg && (!view.die || this.diceDlg.version !== view.version)) { this.diceDlg.dlg.close(null); this.diceDlg = null; }
+    if (!view.die) this.tally = null;
     const q = this.question_();
     const mine = q && this.myTurn() && this.answers(q.kind).length > 0;
     if (this.question && (!mine || this.question.version !== view.version)) {
@@ -350,7 +370,7 @@ export class Screen {
 
   legend(view) {
     const items = [0, 1].map((seat) => h("span", { class: "legend-item" },
-      h("span", { class: "swatch", style: { background: this.sideColour(seat) }, "aria-hidden": "true" }), this.sideName(seat)));
+      h("span", { class: "swatch", style: { background: this.sideColour(seat) }, "aria-hidden": "true" }), sentence(this.sideName(seat))));
     items.push(h("span", { class: "legend-item cd-legend-long" }, "yellow edge: the front · dashed outline: open order or skirmishers · orange: shaken · red line: engaged"));
     return items;
   }
@@ -384,14 +404,15 @@ export class Screen {
 
   verdict(result) {
     const w = Array.isArray(result.winners) ? result.winners : [];
-    if (w.length === 1) { const n = this.sideName(w[0]); return `${n.charAt(0).toUpperCase()}${n.slice(1)} win the battle!`; }
+    // "Victory: the Host of Pohjola": no verb to agree with a side's name.
+    if (w.length === 1) return `Victory: ${this.sideName(w[0])}`;
     return null;
   }
 
   finalReport(view) {
     const sides = (view.observation || {}).sides || [];
     return sides.map((s, i) => h("p", { class: "muted", testid: `cd-final-${i}` },
-      `${this.sideName(i)}: ${s.vp ?? 0} VP, general morale ${s.general_morale ?? 0}, ${s.points_lost ?? 0} of ${s.points ?? "?"} points lost`));
+      `${sentence(this.sideName(i))}: ${s.vp ?? 0} VP, general morale ${s.general_morale ?? 0}, ${s.points_lost ?? 0} of ${s.points ?? "?"} points lost`));
   }
 
   helpTopic(el) {
@@ -486,18 +507,13 @@ export class Screen {
     const range = this.missileRange(u);
     const shooting = this.mode === "shoot" || (this.pending && this.pending.action.type === "shoot");
     if (!range || !shooting) return [];
-    // The table's own bands for the picked unit (its first weapon's), else the tray grown by each multiple.
+    // The table's own bands for the picked unit (its first weapon's): as many as the rules' maximum range allows.
     const sel = this.shell.selection;
     const given = sel && sel.unit === u.id && Array.isArray(sel.bands) ? sel.bands.filter((b) => Array.isArray(b.outline)) : [];
-    if (given.length) {
-      const first = given[0].range;
-      return [{ testid: "cd-range-bands", kind: "range-band", items: given.filter((b) => b.range === first).map((b) => ({
-        outline: b.outline, label: `${inches(b.to)} · +${b.armour ?? b.band}`, testid: `cd-range-band-${Number(b.band) + 1}`,
-      })) }];
-    }
-    const corners = trayCorners(u.tray);
-    return [{ testid: "cd-range-bands", kind: "range-band", items: Array.from({ length: MAX_RANGE_BANDS }, (_, i) => ({
-      outline: offsetOutline(corners, range * (i + 1)), label: `${inches(range * (i + 1))} · +${i}`, testid: `cd-range-band-${i + 1}`,
+    if (!given.length) return [];
+    const first = given[0].range;
+    return [{ testid: "cd-range-bands", kind: "range-band", items: given.filter((b) => b.range === first).map((b) => ({
+      outline: b.outline, label: `${inches(b.to)} · +${b.armour ?? b.band}`, testid: `cd-range-band-${Number(b.band) + 1}`,
     })) }];
   }
 
@@ -545,6 +561,14 @@ export class Screen {
   }
 
   ghosts() {
+    const p = this.pending;
+    if (p && p.action.type === "charge") {
+      const c = this.contactOf(p.action);
+      const u = this.unit(p.action.unit);
+      if (c && u && u.tray && Array.isArray(c.centre)) {
+        return [{ at: c.centre, width: u.tray.frontage, depth: u.tray.depth, facing: Number(c.facing) + 90, kind: "contact", testid: "cd-ghost-contact" }];
+      }
+    }
     if (!this.plan || !this.plan.path.length) return [];
     const u = this.unit(this.plan.unit);
     if (!u || !u.tray) return [];
@@ -560,6 +584,7 @@ export class Screen {
       title: `${this.sideName(seat)}: general morale ${s.general_morale ?? 0}, ${s.vp ?? 0} victory points` },
     h("span", { class: "cd-side-dot", "aria-hidden": "true" }),
     h("span", { class: "cd-side-name" }, this.sideName(seat)),
+    h("span", { class: "cd-side-short", testid: `cd-side-short-${seat}` }, this.shortName(seat)),
     h("span", { class: "cd-gm", testid: `cd-gm-${seat}` }, `GM ${s.general_morale > 0 ? "+" : ""}${s.general_morale ?? 0}`),
     h("strong", { class: "cd-vp", testid: `cd-vp-${seat}` }, `${s.vp ?? 0} VP`))),
     obs.round ? h("span", { class: "cd-round", testid: "cd-round", "data-round": obs.round }, `Round ${obs.round}/${obs.rounds ?? "?"}`) : null);
@@ -569,9 +594,12 @@ export class Screen {
     if (!u) { fill(this.elUnit); return; }
     const wp = (u.weapons || []).map((w) => {
       const m = w.missile;
-      const melee = (w.melee || []).map((c) => dieChip(c, ""));
-      const shot = m ? [` · shoots ${inches(m.range ?? m)}`, ...((m.dice || []).map((c) => dieChip(c, "")))] : [];
-      return h("li", {}, `${w.name}${w.reach > 1 ? " (reach 2)" : ""}: `, melee, shot);
+      const parts = [];
+      const melee = this.diceWords(w.melee || []);
+      if (melee.length) parts.push(["close combat ", ...melee]);
+      if (m) parts.push([`shoots ${inches(m.range ?? m)}${(m.dice || []).length ? " with " : ""}`, ...this.diceWords(m.dice || [])]);
+      const said = parts.length ? parts.flatMap((x, i) => (i ? ["; ", ...x] : x)) : ["no dice of its own"];
+      return h("li", {}, `${w.name}${w.reach > 1 ? " (reach 2)" : ""}: `, ...said);
     });
     const facts = [
       `${u.models} of ${u.start_models} models`, ORDER_WORDS[u.order] || u.order, `${u.files} abreast`,
@@ -585,6 +613,13 @@ export class Screen {
       h("p", { class: "cd-facts", testid: "cd-unit-facts" }, facts.join(" · ")),
       wp.length ? h("ul", { class: "cd-weapons" }, wp) : null,
       (u.buffs || []).length ? h("p", { class: "muted" }, `Under: ${(u.buffs || []).map((b) => humanise(b.key || b.effect)).join(", ")}`) : null);
+  }
+
+  /** Dice per model in words, each colour with its chip: "1 white", "2 red". */
+  diceWords(colours) {
+    const counts = new Map();
+    for (const c of colours) counts.set(c, (counts.get(c) || 0) + 1);
+    return [...counts].flatMap(([c, n], i) => [i ? ", " : "", diceCount(c, n)]).filter((x) => x !== "");
   }
 
   renderDock(u) {
@@ -652,7 +687,7 @@ export class Screen {
         h("button", { type: "button", class: "btn secondary small", testid: "cd-face-enemy", onclick: () => this.faceEnemy() }, "Face the enemy")),
       check && check.legal === false && check.reason ? h("p", { class: "cd-bad", testid: "cd-check", role: "alert" }, check.reason) : null,
       h("div", { class: "row" },
-        h("button", { type: "button", class: "btn primary", testid: "cd-move-go", onclick: () => this.sendPlan() }, "Move"),
+        h("button", { type: "button", class: "btn primary", testid: "cd-move-go", onclick: () => this.sendPlan() }, "Move here"),
         h("button", { type: "button", class: "btn secondary", testid: "cd-move-clear", onclick: () => { this.plan = null; this.check = null; this.shell.render(); } }, "Clear")));
   }
 
@@ -702,22 +737,27 @@ export class Screen {
       // No dice to weigh (a charge, a spell that rolls none): what the table says the order does.
       const answer = this.asked && this.asked.answer;
       const lines = answer ? (answer.lines || []) : null;
-      fill(this.elPreview, title, lines === null ? h("p", { class: "muted" }, "Asking the table…")
+      const contact = p.action.type === "charge" ? this.contactOf(p.action) : null;
+      fill(this.elPreview, title, contact ? this.chargeFacts(p.action, contact) : null,
+        lines === null ? h("p", { class: "muted" }, "Asking the table…")
         : answer.legal === false ? h("p", { class: "cd-bad", testid: "cd-preview-refused" }, answer.reason || "Not possible now.")
           : lines.length ? h("ul", { class: "cd-lines", testid: "cd-preview-lines" }, lines.map((l) => h("li", {}, l)))
             : h("p", { class: "muted", testid: "cd-preview-lines" }, "No dice are rolled for this order."));
       return;
     }
     const dice = Object.entries(pv.dice || {}).sort((a, b) => POOL_ORDER.indexOf(a[0]) - POOL_ORDER.indexOf(b[0]));
-    const parts = Object.entries(pv.parts || {}).filter(([, v]) => v !== null && v !== undefined);
+    // The armour's parts that change it (a 0 says nothing); the target's own armour always.
+    const parts = Object.entries(pv.parts || {}).filter(([k, v]) => v !== null && v !== undefined && (k === "armour" || Number(v) !== 0));
+    const far = pv.kind !== "fight" && typeof pv.distance === "number" && pv.distance > 0;
     const hist = Object.entries(pv.casualties || {}).map(([k, v]) => [Number(k), Number(v)]).sort((a, b) => a[0] - b[0]);
     const top = Math.max(1e-9, ...hist.map(([, v]) => v));
     fill(this.elPreview, title,
-      h("div", { class: "cd-pool", testid: "cd-preview-dice" }, dice.map(([c, n]) => dieChip(c, `${n}×`, { testid: `cd-preview-die-${c}`, "data-count": n }))),
+      h("div", { class: "cd-pool", testid: "cd-preview-dice" }, dice.map(([c, n]) => diceCount(c, n, { testid: `cd-preview-die-${c}`, "data-count": n,
+        "data-colour": c }))),
       h("p", { testid: "cd-preview-armour", "data-armour": pv.armour }, `Armour ${pv.armour}: each casualty costs ${Number(pv.armour) + 1} points`,
-        parts.length ? ` (${parts.map(([k, v]) => `${k} ${Number(v) > 0 && k !== "armour" ? "+" : ""}${v}`).join(", ")})` : "",
-        typeof pv.distance === "number" ? ` at ${inches(pv.distance)}` : ""),
-      h("div", { class: "cd-parts" }, parts.map(([k, v]) => h("span", { class: "cd-part", testid: `cd-preview-part-${k}`, "data-value": v }, `${k} ${v}`))),
+        far ? `, at ${inches(pv.distance)}` : ""),
+      h("div", { class: "cd-parts" }, parts.map(([k, v]) => h("span", { class: "cd-part", testid: `cd-preview-part-${k}`, "data-value": v },
+        `${k} ${Number(v) > 0 && k !== "armour" ? "+" : ""}${v}`))),
       h("div", { class: "cd-hist", testid: "cd-preview-hist", role: "img", "aria-label": "Chance of each number of casualties" },
         hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v, title: `${k} ${k === 1 ? "casualty" : "casualties"}: ${pct(v)}` },
           h("span", { class: "cd-hist-p" }, v >= 0.005 ? pct(v) : ""),
@@ -728,20 +768,47 @@ export class Screen {
       pv.destroyed ? h("p", { testid: "cd-preview-destroyed", "data-p": pv.destroyed }, `Destroyed: ${pct(pv.destroyed)}`) : null);
   }
 
+  /** Where a charge ends and what it costs: the table adapter's `contact` (its preview's, else the selection's). */
+  contactOf(action) {
+    const answer = this.asked && this.asked.answer;
+    if (answer && answer.contact) return answer.contact;
+    const sel = this.shell.selection;
+    const entry = sel && sel.unit === action.unit && Array.isArray(sel.targets)
+      ? sel.targets.find((t) => t.kind === "charge" && t.target === action.target) : null;
+    return (entry && entry.contact) || null;
+  }
+
+  /** A charge's distance against the allowance and the reaction the target may roll (CD-MS-16, CD-RE-02). */
+  chargeFacts(action, c) {
+    const target = this.unit(action.target);
+    const n = Number(c.reaction_dice) || 0;
+    const react = n > 0
+      ? [`Reaction of ${this.unitName(action.target)}: `, diceCount("yellow", n), `${target && target.slowness !== undefined ? `, over slowness ${target.slowness}` : ""}`]
+      : [`No reaction: the gap of ${inches(c.gap ?? 0)} is too short for a reaction die.`];
+    return h("div", { class: "cd-charge-facts", testid: "cd-charge-facts", "data-distance": c.distance, "data-allowance": c.allowance,
+      "data-reaction": n },
+    h("p", { testid: "cd-charge-distance" }, `Distance ${inches(c.distance)} of an allowance of ${inches(c.allowance)} (start gap ${inches(c.gap ?? 0)}).`),
+    h("p", { testid: "cd-charge-reaction" }, ...react));
+  }
+
   renderRoll(obs) {
-    const r = obs.last_roll;
+    // While hero points are asked about a roll, the panel shows that roll, not an older one.
+    const q = this.question_();
+    const asked = q && q.kind === "hero" ? this.heroResult(q, 0) : null;
+    const r = asked ? { ...asked, purpose: "the roll in question", dice: q.dice, faces: q.faces } : obs.last_roll;
     if (!r || !(r.dice || []).length) { this.elRoll.hidden = true; this.elRoll.replaceChildren(); return; }
     this.elRoll.hidden = false;
     const shown = rollFaces(r);
     const sum = [r.points !== undefined ? `${r.points} points` : null, r.kills ? plural(r.kills, "kill") : null,
       r.armour !== undefined && r.armour !== null ? `armour ${r.armour}` : null, r.wounds !== undefined && r.wounds !== null ? plural(r.wounds, "wound") : null].filter(Boolean);
-    fill(this.elRoll, h("h3", {}, `Last roll${r.purpose ? `: ${humanise(r.purpose)}` : ""}`),
+    const total = r.total !== undefined ? [`2d6 total ${r.total}`] : [];
+    fill(this.elRoll, h("h3", { testid: "cd-last-title" }, asked ? "The roll in question" : `Last roll${r.purpose ? `: ${humanise(r.purpose)}` : ""}`),
       h("div", { class: "cd-pool cd-faces" }, r.dice.map((c, i) => {
         const f = shown[i];
         if (f === undefined) return null;
         return dieChip(c, faceText(f), { testid: `cd-last-die-${i}`, "data-face": String(f), class: ["cd-die", `cd-die-${c}`, `face-${f}`] });
       })),
-      sum.length ? h("p", { testid: "cd-last-sum" }, sum.join(" · ")) : null);
+      sum.length || total.length ? h("p", { testid: "cd-last-sum" }, [...total, ...sum].join(" · ")) : null);
   }
 
   renderRoster(obs) {
@@ -749,7 +816,7 @@ export class Screen {
     fill(this.elRoster, [0, 1].map((seat) => {
       const mine = units.filter((u) => u.seat === seat);
       if (!mine.length) return null;
-      return h("div", { class: "cd-roster-side", style: { "--side": this.sideColour(seat) } }, h("h3", {}, this.sideName(seat)),
+      return h("div", { class: "cd-roster-side", style: { "--side": this.sideColour(seat) } }, h("h3", {}, sentence(this.sideName(seat))),
         mine.map((u) => {
           const gone = !u.tray || u.destroyed || u.routed;
           const state = gone ? (u.routed ? "routed" : "destroyed") : `${u.models}/${u.start_models} · ${u.actions_left ?? 0} act.`;
@@ -765,28 +832,66 @@ export class Screen {
   // ---------------------------------------------------------------- the questions the table asks
 
   questionWords(q) {
-    const who = typeof q.unit === "number" ? this.unitName(q.unit) : "Your unit";
+    // Neutral words (no verb to agree with a unit's name); the server's own sentence (`purpose`) where it has one.
+    const who = typeof q.unit === "number" ? this.unitName(q.unit) : "your unit";
+    const u = this.unit(q.unit) || {};
     switch (q.kind) {
-      case "hero": return `${this.heroAbout(q)}${who} may spend hero points on the dice just rolled (${q.left ?? (this.unit(q.unit) || {}).hero_left ?? "?"} left): each point is +1 or -1 on one number die.`;
-      case "bear_wound": return `${plural(q.wounds ?? 0, "wound")} ${q.wounds === 1 ? "comes" : "come"} through to ${who}: roll a ${q.colour || ""} bear-wound die to cancel some (${(this.unit(q.unit) || {}).bear_left ?? "?"} left), or let them through.`;
+      case "hero": {
+        const r = this.heroResult(q, 0);
+        const now = r ? ` — ${this.heroAbout(q)}: ${this.resultWords(r)}` : "";
+        return `Hero points for ${who} (${q.left ?? u.hero_left ?? "?"} left)${now}. Each point adds or takes 1 from a number die.`;
+      }
+      case "bear_wound": {
+        const die = [q.colour, "bear-wound die"].filter(Boolean).join(" ");
+        return `Wounds coming through to ${who}: ${q.wounds ?? 0}. A ${die} may cancel some (${u.bear_left ?? "?"} left).`;
+      }
       case "react": {
         const n = q.dice_count ?? (q.dice || []).length;
-        const slow = (this.unit(q.unit) || {}).slowness;
-        return `${who} is charged${typeof q.charger === "number" ? ` by ${this.unitName(q.charger)}` : ""}: roll ${n} yellow ${n === 1 ? "die" : "dice"} for a reaction (over its slowness${slow !== undefined ? ` ${slow}` : ""}), or not.`;
+        const colour = (q.dice || [])[0] || "";
+        const head = q.purpose ? sentence(q.purpose)
+          : `Charge on ${who}${typeof q.charger === "number" ? ` by ${this.unitName(q.charger)}` : ""}`;
+        const slow = u.slowness !== undefined ? ` over slowness ${u.slowness}` : " over the unit's slowness";
+        return `${head}. Reaction roll: ${[n, colour].filter((x) => x !== "").join(" ")} ${n === 1 ? "die" : "dice"}, a total${slow} succeeds.`;
       }
-      case "resist": return `A spell${q.spell ? ` (${humanise(q.spell)})` : ""} targets ${who}: spend ${q.cost ?? "its cost in"} will to cancel it, or not.`;
-      default: return humanise(q.kind);
+      case "resist": {
+        if (q.purpose) return `${sentence(q.purpose)}: resisting cancels the spell.`;
+        return `Spell${q.spell ? ` ${humanise(q.spell)}` : ""} on ${who}: resisting costs ${q.cost ?? "its cost in"} will.`;
+      }
+      default: return q.purpose ? sentence(q.purpose) : humanise(q.kind);
     }
   }
 
-  /** What a hero-points question's roll is: an attack (whose, at whom, against what armour) or a morale test. */
+  /** What a hero-points question's roll is: "the roll of Poison archers at Lemminkäinen (shot)", a morale test. */
   heroAbout(q) {
     if (typeof q.source === "number" && typeof q.target === "number") {
-      const verb = { fight: "fights", shot: "shoots at", spell: "casts at", stand_and_shoot: "stands and shoots at" }[q.attack] || "attacks";
-      return `${this.unitName(q.source)} ${verb} ${this.unitName(q.target)}${q.armour !== undefined ? ` against armour ${q.armour}` : ""}. `;
+      const kind = { fight: "close combat", shot: "shot", spell: "spell", stand_and_shoot: "stand and shoot" }[q.attack] || humanise(q.attack || "attack");
+      return `the roll of ${this.unitName(q.source)} at ${this.unitName(q.target)} (${kind})`;
     }
-    if (typeof q.tested === "number") return `${this.unitName(q.tested)} tests morale${q.close_combat ? " in close combat" : ""}. `;
-    return "";
+    if (typeof q.tested === "number") return `the morale test of ${this.unitName(q.tested)}${q.close_combat ? " in close combat" : ""}`;
+    return "the roll";
+  }
+
+  /**
+   * The result of a hero question's roll with `extra` hero points more: {points, kills, armour, wounds} of an
+   * attack (wounds = floor(points / (armour + 1)) + kills, CD-FI-05), or {total} of a morale test's 2d6; null when
+   * the question does not carry its roll.
+   */
+  heroResult(q, extra) {
+    if (!Array.isArray(q.dice) || !Array.isArray(q.faces) || !q.faces.length) return null;
+    const shown = rollFaces(q);
+    const sum = shown.reduce((t, f) => t + facePoints(f), 0) + (Number(q.adjust) || 0) + extra;
+    if (q.on === "morale" || typeof q.tested === "number") return { total: sum };
+    const kills = shown.filter((f) => f === "kill").length;
+    if (q.armour === undefined || q.armour === null) return { points: sum, kills };
+    return { points: sum, kills, armour: Number(q.armour), wounds: Math.floor(Math.max(0, sum) / (Number(q.armour) + 1)) + kills };
+  }
+
+  /** A roll's result in words: "7 points against armour 1: 3 wounds", "2d6 total 7". */
+  resultWords(r) {
+    if (r.total !== undefined) return `2d6 total ${r.total}`;
+    const kills = r.kills ? ` and ${plural(r.kills, "kill")}` : "";
+    if (r.wounds === undefined) return `${plural(r.points, "point")}${kills}`;
+    return `${plural(r.points, "point")}${kills} against armour ${r.armour}: ${plural(r.wounds, "wound")}`;
   }
 
   /** The dice of the roll a question is about, drawn as they fell. */
@@ -810,9 +915,22 @@ export class Screen {
       this.heroPoints = values.includes(0) ? 0 : lo;
       const value = h("output", { class: "cd-hero-value big-text", testid: "cd-hero-value" }, "0");
       const go = h("button", { type: "button", class: "btn primary", testid: "cd-hero-send" }, "Keep them");
+      const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+      // What each choice makes of the roll ("+1: 8 points → 4 wounds"), the one chosen marked.
+      const outcome = (v) => {
+        const r = this.heroResult(q, v);
+        if (!r) return null;
+        if (r.total !== undefined) return `2d6 total ${r.total}`;
+        return `${plural(r.points, "point")}${r.wounds !== undefined ? ` → ${plural(r.wounds, "wound")}` : ""}`;
+      };
+      const now = this.heroResult(q, 0);
+      const choices = now ? h("ul", { class: "cd-hero-choices", testid: "cd-hero-choices" }, values.map((v) => h("li", {
+        testid: `cd-hero-choice-${v}`, "data-points": v, "data-wounds": (this.heroResult(q, v) || {}).wounds ?? "" },
+      `${signed(v)}: ${outcome(v)}`))) : null;
       const show = () => {
         value.textContent = `${this.heroPoints > 0 ? "+" : ""}${this.heroPoints}`;
         value.dataset.points = String(this.heroPoints);
+        if (choices) for (const li of choices.children) li.classList.toggle("chosen", Number(li.dataset.points) === this.heroPoints);
         go.textContent = this.heroPoints ? `Spend ${Math.abs(this.heroPoints)} (${this.heroPoints > 0 ? "+" : "-"}${Math.abs(this.heroPoints)})` : "Keep them";
         minus.disabled = !values.some((v) => v < this.heroPoints);
         plus.disabled = !values.some((v) => v > this.heroPoints);
@@ -828,8 +946,10 @@ export class Screen {
         const a = offered.find((x) => Number(x.points) === this.heroPoints);
         if (a) send(a);
       });
-      dlg = modal({ title: "Hero points", testid: "cd-ask-hero", body: [words, this.questionDice(q),
-        h("p", { class: "muted" }, `From ${lo} to +${hi}.`), h("div", { class: "row cd-stepper" }, minus, value, plus), go].filter(Boolean) });
+      const current = now ? h("p", { class: "big-text", testid: "cd-hero-now" }, `Now: ${this.resultWords(now)}`) : null;
+      dlg = modal({ title: "Hero points", testid: "cd-ask-hero", body: [words, this.questionDice(q), current,
+        h("p", { class: "muted" }, `One counter for the whole roll, from ${signed(lo)} to ${signed(hi)}: each point adds or takes 1 from a number die.`),
+        h("div", { class: "row cd-stepper" }, minus, value, plus), choices, go] });
       show();
     } else {
       const yes = { bear_wound: ["cd-bear-roll", "Roll a bear-wound die", "roll", true], react: ["cd-react-roll", "Roll for a reaction", "roll", true],
@@ -846,6 +966,125 @@ export class Screen {
     }
     this.question = { version, dlg };
     dlg.done.then(() => { if (this.question && this.question.dlg === dlg) this.question = null; });
+  }
+
+  // ---------------------------------------------------------------- physical dice: a pool's tally
+
+  /**
+   * The shell's die prompt, taken over for a pool (docs/screen-shell.md `askDice`): when the die awaited is one
+   * of several still to roll, one dialog counts the rest of the pool by colour and face label; its faces then go
+   * one by one, each as its die is asked for. True when this screen handled the die.
+   */
+  askDice(view, send) {
+    const die = view.die;
+    if (this.tally && this.tally.length) {
+      const next = this.tally[0];
+      if (this.tallyVersion === view.version) return true;
+      if (String(die.colour || "") === next.colour) {
+        this.tally.shift();
+        this.tallyVersion = view.version;
+        send(next.face);
+        return true;
+      }
+      this.tally = null; // the table asks for another die than the tally's: back to asking
+    }
+    if (this.diceDlg) {
+      if (this.diceDlg.version === view.version) return true;
+      this.diceDlg.dlg.close(null);
+      this.diceDlg = null;
+    }
+    const pool = this.poolRest(view);
+    if (!pool || pool.rest.length < 2 || this.singlePool === pool.key) return false;
+    this.openTally(view, pool, send);
+    return true;
+  }
+
+  /** The dice of the pool still to roll (the awaited die first) and the pool's key, or null. */
+  poolRest(view) {
+    const a = awaiting(view.observation || {});
+    if (!a || a.kind !== "roll" || !Array.isArray(a.dice)) return null;
+    const rest = a.dice.slice((a.faces || []).length).map(String);
+    if (!rest.length || rest[0] !== String(view.die.colour || "") || !rest.every((c) => this.labelsOf(c, view.die))) return null;
+    // The pool's key leaves out the purpose (it names the die being rolled, "die 3 of 10").
+    return { rest, purpose: a.purpose || view.die.purpose || "", key: JSON.stringify([a.attack, a.dice, a.source, a.target, a.unit]) };
+  }
+
+  /** A die's six face labels: the awaited die's own (`view.die.faces`), else the one dice table (FACES). */
+  labelsOf(colour, die) {
+    if (die && String(die.colour) === colour && Array.isArray(die.faces) && die.faces.length === 6) return die.faces.map(String);
+    return FACES[colour] ? FACES[colour].map(String) : null;
+  }
+
+  openTally(view, pool, send) {
+    const groups = [];
+    for (const c of pool.rest) {
+      const g = groups.find((x) => x.colour === c);
+      if (g) g.n += 1; else groups.push({ colour: c, n: 1 });
+    }
+    for (const g of groups) {
+      const labels = this.labelsOf(g.colour, view.die);
+      const distinct = [...new Set(labels)];
+      // "The rest" is the miss face when the die has one, else its commonest face: counting it would be the
+      // most taps.
+      const often = (l) => labels.filter((x) => x === l).length;
+      g.labels = labels;
+      g.rest = distinct.includes("miss") ? "miss" : distinct.reduce((a, b) => (often(b) > often(a) ? b : a));
+      g.counted = distinct.filter((l) => l !== g.rest).sort((a, b) => (a === "kill") - (b === "kill") || Number(b) - Number(a));
+      g.inputs = g.counted.map((l) => h("input", { type: "number", min: 0, max: g.n, value: 0, inputmode: "numeric", class: "cd-tally-input",
+        testid: `cd-tally-${g.colour}-${l}`, "aria-label": `How many ${g.colour} dice show ${l}` }));
+      g.restOut = h("output", { class: "cd-tally-rest", testid: `cd-tally-${g.colour}-rest` }, String(g.n));
+    }
+    const error = h("p", { class: "cd-bad", testid: "cd-tally-error", role: "alert" });
+    const go = h("button", { type: "button", class: "btn primary", testid: "cd-tally-send" }, "Enter the roll");
+    const check = () => {
+      let ok = true;
+      const bad = [];
+      for (const g of groups) {
+        const counts = g.inputs.map((i) => Number(i.value));
+        const sum = counts.reduce((t, v) => t + v, 0);
+        const valid = counts.every((v) => Number.isInteger(v) && v >= 0) && sum <= g.n;
+        g.inputs.forEach((i) => i.classList.toggle("invalid", !valid));
+        g.restOut.textContent = valid ? String(g.n - sum) : "?";
+        if (!valid) { ok = false; bad.push(`${g.n} ${g.colour}`); }
+      }
+      error.textContent = ok ? "" : `More faces counted than dice rolled (${bad.join(", ")}).`;
+      go.disabled = !ok;
+      return ok;
+    };
+    const rows = groups.map((g) => h("fieldset", { class: "cd-tally-group", testid: `cd-tally-${g.colour}` },
+      h("legend", {}, diceCount(g.colour, g.n)),
+      g.counted.map((l, i) => h("label", { class: "cd-tally-row" }, dieChip(g.colour, faceText(faceOf(g.colour, l))), ` ${l}: `, g.inputs[i])),
+      h("p", { class: "cd-tally-row muted" }, dieChip(g.colour, faceText(faceOf(g.colour, g.rest))), ` ${g.rest}: the rest, `, g.restOut)));
+    for (const g of groups) for (const i of g.inputs) i.addEventListener("input", check);
+    const single = h("button", { type: "button", class: "btn secondary", testid: "cd-tally-single" }, "One die at a time");
+    const dlg = modal({ title: "Roll the dice", testid: "cd-tally-dialog", body: [
+      h("p", { class: "big-text" }, `Roll ${pool.rest.length} dice${pool.purpose ? ` for ${pool.purpose.replace(/_/g, " ")}` : ""}`),
+      h("p", { class: "muted" }, "Count the faces of each colour; the dice not counted show the rest."),
+      ...rows, error, h("div", { class: "dialog-buttons" }, go, single)] });
+    go.addEventListener("click", () => {
+      if (!check()) return;
+      // Each colour's dice take the counted labels in order, the rest after; a label is sent as the first face
+      // with it (face n is labels[n - 1]), in pool order.
+      const queue = new Map(groups.map((g) => [g.colour, [...g.counted.flatMap((l, i) => Array(Number(g.inputs[i].value)).fill(l)),
+        ...Array(g.n - g.inputs.reduce((t, x) => t + Number(x.value), 0)).fill(g.rest)]]));
+      const faces = pool.rest.map((c) => {
+        const g = groups.find((x) => x.colour === c);
+        return { colour: c, face: g.labels.indexOf(queue.get(c).shift()) + 1 };
+      });
+      this.diceDlg = null;
+      dlg.close(true);
+      const first = faces.shift();
+      this.tally = faces;
+      this.tallyVersion = view.version;
+      send(first.face);
+    });
+    single.addEventListener("click", () => {
+      this.singlePool = pool.key;
+      dlg.close(null);
+      this.diceDlg = { version: view.version, dlg: askDie(view.die, send) };
+    });
+    this.diceDlg = { version: view.version, dlg };
+    check();
   }
 
   // ---------------------------------------------------------------- acting
@@ -944,8 +1183,9 @@ export class Screen {
     if (!mine) this.plan = { unit: u.id, path: [], facing: Number(u.tray.facing) };
     const snap = this.plan.path.length ? null : this.snapMove(at, u.id);
     if (snap) {
+      // The place snaps to the offered end; the facing stays the tapped leg's (the player's, not the offer's).
       this.plan.path = snap.path.map((q) => [q[0], q[1]]);
-      this.plan.facing = Number(snap.facing);
+      this.plan.facing = facingOf(last, this.plan.path[this.plan.path.length - 1]);
     } else {
       this.plan.path.push(at);
       this.plan.facing = facingOf(last, at);
