@@ -22,6 +22,7 @@ const DRAG_START_PX = 8;
 const GRID_INCHES = 6;
 const TEXT_MIN_PX = 10; // the smallest a board's word may be on the screen (CSS pixels; as the shell's zoom, READABLE_PX)
 const LABEL_PAD = 4; // room round a ring label's words on its plate (SVG units)
+const OUTLINE_LABEL_MARGIN = 1.5; // inches: an outline's label keeps this far inside the table's sides (its width)
 const LABEL_STEP_DEGREES = 10; // how far along its ring a label is tried again when its place is taken
 const POINT_R = 7; // a point to tap (SVG units)
 const ARROW_HEAD = 16; // an arrow's head, tip to back (SVG units)
@@ -183,7 +184,7 @@ export class InchBoard {
         "data-kind": o.kind }, o.title ? s("title", {}, o.title) : null));
     });
     // Names of the ground, on top of the pieces of terrain.
-    for (const a of table.areas || []) if (a.name && a.outline && a.outline.length) this.label(g, a.outline, a.name, "ib-area-name");
+    for (const a of table.areas || []) if (a.name && a.outline && a.outline.length) this.label(g, a.outline, a.name, "ib-area-name", a.labelAt);
     this.gZones.replaceChildren();
     (table.zones || []).forEach((z, i) => {
       this.gZones.append(s("polygon", { points: this.pts(z.outline), class: "ib-zone", testid: z.testid || `${p}zone-${i}`,
@@ -198,8 +199,9 @@ export class InchBoard {
     return ctm ? Math.hypot(ctm.a, ctm.b) : 0;
   }
 
-  label(g, outline, text, cls) {
-    const [cx, cy] = middle(outline);
+  /** A name at the middle of its outline, or at `at` (inches) when the screen moves it off a marker there. */
+  label(g, outline, text, cls, at = null) {
+    const [cx, cy] = Array.isArray(at) ? at : middle(outline);
     g.append(s("text", { x: this.sx(cx), y: this.sy(cy), class: cls }, text));
   }
 
@@ -243,8 +245,12 @@ export class InchBoard {
         if (!o.outline || o.outline.length < 3) continue;
         g.append(s("polygon", { points: this.pts(o.outline), class: ["ib-outline", `kind-${set.kind || "band"}`], testid: o.testid || null }));
         if (o.label) {
-          const top = o.outline.reduce((a, b) => (b[1] > a[1] ? b : a));
-          g.append(s("text", { x: this.sx(top[0]), y: this.sy(top[1]) - 4, class: "ib-outline-label" }, o.label));
+          // At the outline's highest point on the table (a band wider than the table would put it off the edge);
+          // none when no point of the outline is on the table (the outline is not seen either).
+          const m = OUTLINE_LABEL_MARGIN;
+          const on = o.outline.filter((q) => q[0] >= m && q[0] <= this.width - m && q[1] >= m / 2 && q[1] <= this.height - m / 2);
+          const top = on.length ? on.reduce((a, b) => (b[1] > a[1] ? b : a)) : null;
+          if (top) g.append(s("text", { x: this.sx(top[0]), y: this.sy(top[1]) + (top[1] > this.height - m ? 16 : -4), class: "ib-outline-label" }, o.label));
         }
       }
       this.gRings.append(g);

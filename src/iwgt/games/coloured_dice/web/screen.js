@@ -38,6 +38,7 @@ const ORDER_TYPES = ["move", "charge", "fight", "shoot", "cast", "release", "ref
 const ORDER_NAMES = { move: "Move", charge: "Charge", fight: "Fight", shoot: "Shoot", cast: "Cast", release: "Release", reform: "Reform", rally: "Rally" };
 const TARGETED = new Set(["charge", "fight", "shoot", "cast", "release"]);
 const QUESTIONS = ["hero", "bear_wound", "react", "resist"];
+const NAME_CLEAR_INCHES = 1.5; // a feature's name this near an objective marker goes this far under it
 const MIN_LEG = 0.3; // inches: a tap this close to where the plan stands adds no leg
 const SNAP_INCHES = 0.5; // a tap this close to a move end the table offers goes exactly there
 const TURN_STEP_DEGREES = 45;
@@ -434,9 +435,20 @@ export class Screen {
       areas: (obs.features || []).filter((f) => !f.removed).map((f) => {
         const high = f.kind === "hill" && f.height ? ` (height ${f.height})` : "";
         const name = `${f.name || humanise(f.kind)}${high}`;
-        return { outline: f.outline || [], kind: `cd-${f.kind}`, name, title: name, testid: `cd-feature-${f.id}` };
+        return { outline: f.outline || [], kind: `cd-${f.kind}`, name, title: name, testid: `cd-feature-${f.id}`, labelAt: this.nameAt(f, obs) };
       }),
     };
+  }
+
+  /** Where a feature's name goes: its middle, or under an objective marker standing there (the marker would hide it). */
+  nameAt(f, obs) {
+    const pts = f.outline || [];
+    if (!pts.length) return null;
+    const xs = pts.map((p) => p[0]);
+    const ys = pts.map((p) => p[1]);
+    const mid = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+    const hidden = (obs.objectives || []).some((o) => Array.isArray(o.at) && Math.hypot(o.at[0] - mid[0], o.at[1] - mid[1]) < NAME_CLEAR_INCHES);
+    return hidden ? [mid[0], mid[1] - NAME_CLEAR_INCHES] : null;
   }
 
   trays(obs) {
@@ -1006,7 +1018,8 @@ export class Screen {
     const rest = a.dice.slice((a.faces || []).length).map(String);
     if (!rest.length || rest[0] !== String(view.die.colour || "") || !rest.every((c) => this.labelsOf(c, view.die))) return null;
     // The pool's key leaves out the purpose (it names the die being rolled, "die 3 of 10").
-    return { rest, purpose: a.purpose || view.die.purpose || "", key: JSON.stringify([a.attack, a.dice, a.source, a.target, a.unit]) };
+    const purpose = String(a.purpose || view.die.purpose || "").replace(/:\s*die \d+ of \d+.*$/, "");
+    return { rest, purpose, key: JSON.stringify([a.attack, a.dice, a.source, a.target, a.unit]) };
   }
 
   /** A die's six face labels: the awaited die's own (`view.die.faces`), else the one dice table (FACES). */
