@@ -39,6 +39,7 @@ const ORDER_NAMES = { move: "Move", charge: "Charge", fight: "Fight", shoot: "Sh
 const TARGETED = new Set(["charge", "fight", "shoot", "cast", "release"]);
 const QUESTIONS = ["hero", "bear_wound", "react", "resist"];
 const NAME_CLEAR_INCHES = 1.5; // a feature's name this near an objective marker goes this far under it
+const MOVE_LIGHTS = new Set(["destination", "reach"]); // the selection's lights that belong to a move
 const MIN_LEG = 0.3; // inches: a tap this close to where the plan stands adds no leg
 const SNAP_INCHES = 0.5; // a tap this close to a move end the table offers goes exactly there
 const TURN_STEP_DEGREES = 45;
@@ -335,7 +336,7 @@ export class Screen {
     this.board.setTable(this.tableScene(obs));
     const sel = this.selected !== null ? this.unit(this.selected) : null;
     this.board.render({
-      lights: this.shell.lights(),
+      lights: this.boardLights(),
       trays: this.trays(obs),
       things: this.objectives(obs),
       pickable: this.pickable(),
@@ -426,6 +427,15 @@ export class Screen {
   }
 
   // ---------------------------------------------------------------- the board
+
+  /** The live lights, less the picked unit's move spots and reach while another order is chosen (a shot's
+   * targets, not where it could walk, are what the player looks at then). */
+  boardLights() {
+    const all = this.shell.lights();
+    if (!this.mode || this.mode === "move") return all;
+    const picked = new Set(this.shell.lightLists.selection || []);
+    return all.filter((l) => !(picked.has(l) && MOVE_LIGHTS.has(l.effect)));
+  }
 
   tableScene(obs) {
     const t = obs.table || {};
@@ -770,14 +780,14 @@ export class Screen {
         far ? `, at ${inches(pv.distance)}` : ""),
       h("div", { class: "cd-parts" }, parts.map(([k, v]) => h("span", { class: "cd-part", testid: `cd-preview-part-${k}`, "data-value": v },
         `${k} ${Number(v) > 0 && k !== "armour" ? "+" : ""}${v}`))),
+      h("p", { class: "big-text", testid: "cd-preview-morale", "data-p": pv.morale_break ?? "" }, `Morale breaks: ${pct(pv.morale_break ?? 0)}`),
+      pv.destroyed ? h("p", { testid: "cd-preview-destroyed", "data-p": pv.destroyed }, `Destroyed: ${pct(pv.destroyed)}`) : null,
+      h("p", { testid: "cd-preview-mean", "data-mean": pv.mean ?? "" }, `Expected casualties: ${round2(pv.mean ?? 0)}`),
       h("div", { class: "cd-hist", testid: "cd-preview-hist", role: "img", "aria-label": "Chance of each number of casualties" },
         hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v, title: `${k} ${k === 1 ? "casualty" : "casualties"}: ${pct(v)}` },
           h("span", { class: "cd-hist-p" }, v >= 0.005 ? pct(v) : ""),
           h("span", { class: "cd-hist-bar", style: { height: `${Math.max(2, Math.round((v / top) * 100))}%` } }),
-          h("span", { class: "cd-hist-k" }, String(k))))),
-      h("p", { testid: "cd-preview-mean", "data-mean": pv.mean ?? "" }, `Expected casualties: ${round2(pv.mean ?? 0)}`),
-      h("p", { class: "big-text", testid: "cd-preview-morale", "data-p": pv.morale_break ?? "" }, `Morale breaks: ${pct(pv.morale_break ?? 0)}`),
-      pv.destroyed ? h("p", { testid: "cd-preview-destroyed", "data-p": pv.destroyed }, `Destroyed: ${pct(pv.destroyed)}`) : null);
+          h("span", { class: "cd-hist-k" }, String(k))))));
   }
 
   /** Where a charge ends and what it costs: the table adapter's `contact` (its preview's, else the selection's). */
@@ -795,7 +805,8 @@ export class Screen {
     const target = this.unit(action.target);
     const n = Number(c.reaction_dice) || 0;
     const react = n > 0
-      ? [`Reaction of ${this.unitName(action.target)}: `, diceCount("yellow", n), `${target && target.slowness !== undefined ? `, over slowness ${target.slowness}` : ""}`]
+      ? [`Reaction of ${this.unitName(action.target)}: `, c.reaction_colour ? diceCount(c.reaction_colour, n) : `${n} ${n === 1 ? "die" : "dice"}`,
+        `${target && target.slowness !== undefined ? `, a total over slowness ${target.slowness} succeeds` : ""}`]
       : [`No reaction: the gap of ${inches(c.gap ?? 0)} is too short for a reaction die.`];
     return h("div", { class: "cd-charge-facts", testid: "cd-charge-facts", "data-distance": c.distance, "data-allowance": c.allowance,
       "data-reaction": n },
@@ -1121,6 +1132,12 @@ export class Screen {
     this.asked = null;
     if (type !== "move") { this.plan = null; this.check = null; }
     this.shell.render();
+    // On a zoomed board (a phone) an aimed order shows the unit with its targets, not the unit alone.
+    const u = this.selected !== null ? this.unit(this.selected) : null;
+    if (u && u.tray && TARGETED.has(type)) {
+      const targets = [...this.targetIds()].map((id) => this.unit(id)).filter((x) => x && x.tray).map((x) => x.tray.centre);
+      this.reveal([u.tray.centre, ...targets]);
+    }
   }
 
   tapUnit(id, at = null) {
