@@ -266,6 +266,26 @@ def archers_bands() -> list[dict[str, Any]]:
 
 
 SELECTIONS["1"]["bands"] = archers_bands()
+CONTACT = {
+    "centre": [34.0, 10.5],
+    "facing": 0.0,
+    "corners": [[37.0, 11.5], [31.0, 11.5], [31.0, 9.5], [37.0, 9.5]],
+    "distance": 3.5,
+    "allowance": 4.0,
+    "gap": 9.0,
+    "reaction_dice": 1,
+}
+"""Where the spearmen's charge at the troll ends (the table adapter's ``contact``): 3.5" of a 4" move; a 9"
+gap gives the troll one reaction die (CD-RE-02: one per full 8")."""
+SELECTIONS["2"]["targets"] = [
+    {
+        "target": 4,
+        "kind": "charge",
+        "action": {"type": "charge", "unit": 2, "target": 4},
+        "odds": None,
+        "contact": CONTACT,
+    }
+]
 
 HARNESS = """async ([welcome, view, selections]) => {
   const { Shell } = await import('/static/shell.js');
@@ -484,6 +504,13 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
         "seat": 0,
         "unit": 1,
         "left": 2,
+        "on": "attack",
+        "attack": "shot",
+        "source": 1,
+        "target": 3,
+        "armour": 1,
+        "adjust": 0,
+        "range": [-2, 2],
         "dice": ["white", "orange"],
         "faces": [3, 5],
     }
@@ -494,6 +521,17 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
     expect(tid(page, "cd-ask-die-0")).to_have_attribute("data-face", "2")  # white face 3 is a 2
     expect(tid(page, "cd-ask-die-1")).to_have_attribute("data-face", "3")  # orange face 5 is a 3
     expect(tid(page, "cd-hero-value")).to_have_text("0")
+    # The roll now: 2 + 3 = 5 points against armour 1: floor(5 / 2) = 2 wounds (CD-FI-05); each choice's.
+    expect(tid(page, "cd-hero-now")).to_have_text("Now: 5 points against armour 1: 2 wounds")
+    for points, wounds in ((-2, 1), (-1, 2), (0, 2), (1, 3), (2, 3)):
+        expect(tid(page, f"cd-hero-choice-{points}")).to_have_attribute("data-wounds", str(wounds))
+    expect(tid(page, "cd-hero-choice-1")).to_have_text("+1: 6 points → 3 wounds")
+    expect(dlg).to_contain_text("each point adds or takes 1 from a number die")
+    expect(dlg).not_to_contain_text("null")
+    # Behind the dialog the roll panel shows this roll, not the last one (a 4-die shot).
+    expect(tid(page, "cd-last-title")).to_have_text("The roll in question")
+    expect(tid(page, "cd-last-die-1")).to_have_attribute("data-face", "3")
+    expect(tid(page, "cd-last-die-2")).to_have_count(0)
     tid(page, "cd-hero-plus").click()
     tid(page, "cd-hero-plus").click()
     expect(tid(page, "cd-hero-plus")).to_be_disabled()
@@ -524,6 +562,48 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
         tid(page, ids[1]).click()
         assert sent(page)[-1] == {"type": kind, ids[2]: not ids[1].endswith("-no")}, sent(page)[-1]
         expect(tid(page, ids[0])).to_have_count(0)
+
+
+@pytest.mark.timeout(120)
+def test_a_charge_shows_its_distance_allowance_reaction_and_contact(desk: Page) -> None:
+    """The charge panel (CD-MS-16, CD-RE-02): the distance against the allowance, the target's reaction dice
+    and the ghost tray where the charger makes contact, from the table adapter's ``contact``."""
+    page = desk
+    tid(page, "cd-unit-2").click()
+    page.wait_for_function("() => window.iwgtTable.selection && window.iwgtTable.selection.unit === 2")
+    tid(page, "cd-order-charge").click()
+    tid(page, "cd-target-4").click()
+    expect(tid(page, "cd-charge-distance")).to_contain_text('Distance 3.5" of an allowance of 4"')
+    expect(tid(page, "cd-charge-facts")).to_have_attribute("data-reaction", "1")
+    expect(tid(page, "cd-charge-reaction")).to_contain_text("Reaction of Troll: 1 die")
+    ghost = tid(page, "cd-ghost-contact")
+    expect(ghost).to_have_count(1)
+    expect(ghost).to_have_attribute("data-at", "34,10.5")
+    # The table's answer to the preview (legal) lets Confirm send the charge.
+    page.evaluate(
+        "c => window.iwgtTable.onMessage({type: 'preview', action: {type: 'charge', unit: 2, target: 4},"
+        " legal: true, odds: null, lines: [], contact: c})",
+        CONTACT,
+    )
+    tid(page, "cd-confirm").click()
+    assert sent(page)[-1] == {"type": "charge", "unit": 2, "target": 4}
+
+
+@pytest.mark.timeout(120)
+def test_the_verdict_names_the_winner_without_a_verb(desk: Page) -> None:
+    """Game Over: "Victory: the Host of Pohjola" (no verb to agree with a side's name); each side's line
+    starts with a capital."""
+    page = desk
+    obs = copy.deepcopy(OBSERVATION)
+    obs["phase"] = "over"
+    obs["result"] = {"winners": [1], "reason": "the last round is played"}
+    msg = view_msg(obs, [], version=3)
+    msg["status"] = "over"
+    msg["result"] = obs["result"]
+    page.evaluate("m => window.iwgtTable.onMessage(m)", msg)
+    expect(tid(page, "game-over-winner")).to_have_text(f"Victory: {OBSERVATION['sides'][1]['name']}")
+    first = tid(page, "cd-final-0").inner_text()
+    assert first[0].isupper(), first
 
 
 @pytest.mark.timeout(120)
