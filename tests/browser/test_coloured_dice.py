@@ -292,8 +292,17 @@ def turn_step(page: Page, v: dict[str, Any], done: dict[str, int]) -> str | None
         expect(tid(page, "cd-ghost-plan")).to_have_attribute(
             "data-at", f"{best['to'][0]:g},{best['to'][1]:g}"
         )
-        act_and_wait(page, "cd-move-go")
-        return "move"
+        # It keeps the leg's facing, not the offered end's: turned that way the tray may not fit (an enemy
+        # within 1", a piece of terrain); the player then faces the enemy, or gives up the move.
+        for fix in ("cd-face-enemy", None):
+            page.wait_for_function("() => window.iwgtTable.game.check !== null")
+            if page.evaluate("() => window.iwgtTable.game.check.legal"):
+                act_and_wait(page, "cd-move-go")
+                return "move"
+            if fix:
+                tid(page, fix).click()
+        tid(page, "cd-move-clear").click()
+        continue
     act_and_wait(page, "cd-end-turn")
     return None
 
