@@ -325,3 +325,20 @@ def test_restore_gives_bear_wound_dice_back_never_above_the_profile(monkeypatch:
         assert _casts(st, 0, "moon_well") == {1}
         st2, _ = magic.begin_cast(st, Cast(0, "moon_well", 1))
         assert st2.unit(1).bear_left == after
+
+
+def test_cast_at_any_free_place_and_refusals_give_the_reason_cd_ma_17() -> None:
+    """CD-MA-17 / CD-MA-06: a summoning may be ordered at ANY free place within 3" of the mage, not only the
+    one ``castable`` offers; a refused cast names the rule's reason (range, place), never a bare "so now".
+    Louhi (24, 30), Moon gate range 3": (24, 32.5) is free and 2.5" off her tray's edge-free centre."""
+    st = battle([unit(0, "levy", 24, 5), unit(1, "louhi", 24, 30), unit(1, "thralls", 10, 30)], first=1)
+    offered = [a for a in GAME.legal_actions(st, 1) if isinstance(a, Cast) and a.spell == "moon_gate"]
+    other = Cast(1, "moon_gate", None, (24.0, 32.5))
+    assert other not in offered
+    _, events = GAME.apply(st, other)
+    assert any(type(e).__name__ == "SpiritCalled" for e in events)
+    with pytest.raises(IllegalAction, match='free place within 3"'):
+        GAME.apply(st, Cast(1, "moon_gate", None, (24.0, 40.0)))
+    # the levy's tray is 22.5" from Louhi's, Red moon reaches 18"
+    with pytest.raises(IllegalAction, match='22.5" away, the range is 18"'):
+        GAME.apply(st, Cast(1, "red_moon", 0, None))

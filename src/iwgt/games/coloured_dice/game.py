@@ -377,8 +377,8 @@ class CdGame:
         got = _why_not_attack(state, seat, action.unit)
         if isinstance(got, str):
             raise IllegalAction(got)
-        if action not in magic.castable(state, action.unit):
-            raise IllegalAction(f"CD-MA: {got.name} cannot cast {action.spell} so now")
+        # the rule and its reason are magic's (any free place in range, not only the one offered)
+        magic.check_cast(state, action)
         result: Step = magic.begin_cast(state.with_unit(_attack(got)), action)
         return result
 

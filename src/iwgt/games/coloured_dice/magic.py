@@ -280,10 +280,10 @@ def _spirit_tray(owner: Unit, spirit: str) -> Tray:
     return formation.block_tray(owner.tray.centre, owner.tray.facing, 1, 1, cell)
 
 
-def _check(state: CdState, cast: Cast) -> Spell | Gift:
+def check_cast(state: CdState, cast: Cast) -> Spell | Gift:
     """The power a cast uses, refused with the reason when the caster does not know it, cannot pay it or
     the target or place is not legal (the turn's bookkeeping, whose turn, actions left and the one attack,
-    is the core's: ``castable`` checks it before, ``begin_cast`` comes after the core has counted it)."""
+    is the game's: it checks them first, then this; ``begin_cast`` comes after the game has counted it)."""
     book = magic_rules()
     if not 0 <= cast.unit < len(state.units):
         raise IllegalAction(f"no unit {cast.unit}")
@@ -364,7 +364,7 @@ def resistible(state: CdState, cast: Cast) -> tuple[int, int] | None:
 def begin_cast(state: CdState, cast: Cast) -> Step:
     """Cast (the core has counted the action): check it, spend the Will, then ask for a resist or work the
     effect (an attack or a morale test goes on the pending stack; the rest happens at once)."""
-    power = _check(state, cast)
+    power = check_cast(state, cast)
     assert isinstance(power, Spell | Gift)
     caster = state.unit(cast.unit)
     events: list[Event] = []
