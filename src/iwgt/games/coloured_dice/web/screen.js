@@ -373,7 +373,8 @@ export class Screen {
   legend(view) {
     const items = [0, 1].map((seat) => h("span", { class: "legend-item" },
       h("span", { class: "swatch", style: { background: this.sideColour(seat) }, "aria-hidden": "true" }), sentence(this.sideName(seat))));
-    items.push(h("span", { class: "legend-item cd-legend-long" }, "yellow edge: the front · dashed outline: open order or skirmishers · orange: shaken · red line: engaged"));
+    items.push(h("span", { class: "legend-item cd-legend-long" },
+      "yellow edge: the front · dashed outline: open order or skirmishers · orange: shaken · red line: engaged"));
     return items;
   }
 
@@ -520,7 +521,9 @@ export class Screen {
   rings(u) {
     const sel = this.shell.selection;
     if (!u || !this.myTurn() || this.mode !== "move" || !sel || sel.unit !== u.id) return [];
-    return (sel.rings || []).filter((r) => r.kind === "move").map((r) => ({ kind: r.kind, at: r.at, radius: r.radius, label: r.label || null, testid: `cd-ring-${r.kind}` }));
+    return (sel.rings || []).filter((r) => r.kind === "move")
+      .map((r) => ({ kind: r.kind, at: r.at, radius: r.radius,
+      label: r.label || null, testid: `cd-ring-${r.kind}` }));
   }
 
   /** A shooter's range bands: outlines round its tray at each multiple of its weapon's range (CD-RA). */
@@ -571,7 +574,8 @@ export class Screen {
     const out = [];
     if (this.plan && this.plan.path.length) {
       const u = this.unit(this.plan.unit);
-      if (u && u.tray) out.push({ from: u.tray.centre, via: this.plan.path.slice(0, -1), to: this.plan.path[this.plan.path.length - 1], kind: "plan", testid: "cd-plan-arrow" });
+      if (u && u.tray) out.push({ from: u.tray.centre, via: this.plan.path.slice(0, -1),
+        to: this.plan.path[this.plan.path.length - 1], kind: "plan", testid: "cd-plan-arrow" });
     }
     const p = this.pending;
     if (p && typeof p.action.target === "number") {
@@ -652,8 +656,11 @@ export class Screen {
       const answer = this.asked && this.asked.answer;
       const ready = Boolean(this.previewOf(this.pending.action)) || Boolean(answer && answer.legal !== false);
       out.push(h("div", { class: "row cd-confirm-row" },
-        h("button", { type: "button", class: "btn primary huge", testid: "cd-confirm", disabled: !ready, onclick: () => this.send(this.pending.action) }, verbs[this.pending.action.type] || "Confirm"),
-        h("button", { type: "button", class: "btn secondary", testid: "cd-cancel", onclick: () => { this.pending = null; this.asked = null; this.shell.render(); } }, "Cancel")));
+        h("button", { type: "button", class: "btn primary huge", testid: "cd-confirm", disabled: !ready,
+          onclick: () => this.send(this.pending.action) },
+          verbs[this.pending.action.type] || "Confirm"),
+        h("button", { type: "button", class: "btn secondary", testid: "cd-cancel",
+          onclick: () => { this.pending = null; this.asked = null; this.shell.render(); } }, "Cancel")));
       fill(this.elDock, out);
       return;
     }
@@ -670,7 +677,8 @@ export class Screen {
       const spells = [...new Set(this.unitActions(u.id, "cast").map((a) => a.spell))];
       if (!spells.includes(this.spell)) this.spell = spells.length === 1 ? spells[0] : null;
       out.push(h("div", { class: "cd-targets", testid: "cd-spells" }, h("span", { class: "cd-targets-what" }, "Spell:"), spells.map((k) => h("button", {
-        type: "button", class: ["btn", "small", this.spell === k ? "primary" : "secondary"], testid: `cd-spell-${k}`, "aria-pressed": this.spell === k ? "true" : "false",
+        type: "button", class: ["btn", "small", this.spell === k ? "primary" : "secondary"],
+          testid: `cd-spell-${k}`, "aria-pressed": this.spell === k ? "true" : "false",
         "data-help": `spell:${k}`, onclick: () => { this.spell = k; this.shell.render(); } }, humanise(k)))));
     }
     if (TARGETED.has(this.mode) && (this.mode !== "cast" || this.spell)) {
@@ -679,7 +687,8 @@ export class Screen {
       out.push(h("div", { class: "cd-targets", testid: "cd-targets" }, h("span", { class: "cd-targets-what" }, at), list.map((a) => {
         const where = typeof a.target === "number" ? a.target : Array.isArray(a.at) ? `at-${Math.round(a.at[0])}-${Math.round(a.at[1])}` : "self";
         const key = a.type === "cast" ? `${a.spell}-${where}` : a.type === "release" ? `${a.spirit}` : `${a.target}`;
-        return h("button", { type: "button", class: "btn small primary", testid: a.type === "cast" || a.type === "release" ? `cd-target-${a.type}-${key}` : `cd-target-${a.target}`,
+        return h("button", { type: "button", class: "btn small primary",
+          testid: a.type === "cast" || a.type === "release" ? `cd-target-${a.type}-${key}` : `cd-target-${a.target}`,
           title: this.actionTitle(a), onclick: () => this.aim(a) }, a.type === "cast" || a.type === "release" ? this.actionTitle(a) : this.unitName(a.target));
       })));
     }
@@ -700,17 +709,22 @@ export class Screen {
     const turn = (d) => { p.facing = norm(p.facing + d); this.planChanged(); };
     const check = this.check;
     return h("div", { class: "cd-plan", testid: "cd-plan" },
-      h("p", { class: "muted", testid: "cd-plan-words", "data-facing": round2(p.facing) }, `${plural(p.path.length, "leg")}, ${this.pathLength()} long, ${this.facingWords(p.facing)}.`),
+      h("p", { class: "muted", testid: "cd-plan-words", "data-facing": round2(p.facing) },
+        `${plural(p.path.length, "leg")}, ${this.pathLength()} long, ${this.facingWords(p.facing)}.`),
       check && check.legal && check.move ? h("p", { class: "muted", testid: "cd-plan-cost", "data-used": check.move.used },
-        `Uses ${inches(check.move.used)} of ${inches(check.move.allowance)}${check.move.taxes ? ` (terrain −${inches(check.move.taxes)})` : ""}${check.move.march ? ", marching" : ""}.`) : null,
+        `Uses ${inches(check.move.used)} of ${inches(check.move.allowance)}
+          ${check.move.taxes ? ` (terrain −${inches(check.move.taxes)})` : ""}${check.move.march ? ", marching" : ""}.`) : null,
       h("div", { class: "row" },
-        h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-left", onclick: () => turn(TURN_STEP_DEGREES) }, `⟲ ${TURN_STEP_DEGREES}°`),
-        h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-right", onclick: () => turn(-TURN_STEP_DEGREES) }, `⟳ ${TURN_STEP_DEGREES}°`),
+        h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-left",
+          onclick: () => turn(TURN_STEP_DEGREES) }, `⟲ ${TURN_STEP_DEGREES}°`),
+        h("button", { type: "button", class: "btn secondary small", testid: "cd-turn-right",
+          onclick: () => turn(-TURN_STEP_DEGREES) }, `⟳ ${TURN_STEP_DEGREES}°`),
         h("button", { type: "button", class: "btn secondary small", testid: "cd-face-enemy", onclick: () => this.faceEnemy() }, "Face the enemy")),
       check && check.legal === false && check.reason ? h("p", { class: "cd-bad", testid: "cd-check", role: "alert" }, check.reason) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn primary", testid: "cd-move-go", onclick: () => this.sendPlan() }, "Move here"),
-        h("button", { type: "button", class: "btn secondary", testid: "cd-move-clear", onclick: () => { this.plan = null; this.check = null; this.shell.render(); } }, "Clear")));
+        h("button", { type: "button", class: "btn secondary", testid: "cd-move-clear",
+          onclick: () => { this.plan = null; this.check = null; this.shell.render(); } }, "Clear")));
   }
 
   /** A facing in a player's words: turned left or right of straight at the enemy's edge. */
@@ -740,7 +754,10 @@ export class Screen {
       case "shoot": return `Shoot at ${t}`;
       case "cast": return `${humanise(a.spell)}${t ? ` at ${t}` : Array.isArray(a.at) ? ` at (${round2(a.at[0])}, ${round2(a.at[1])})` : ""}`;
       case "release": return `Release ${humanise(a.spirit)}`;
-      case "reform": return `${humanise(ORDER_WORDS[a.order] || a.order)}, ${a.files} abreast${typeof a.facing === "number" ? `, facing ${Math.round(a.facing)}°` : ""}`;
+      case "reform": {
+        const facing = typeof a.facing === "number" ? `, facing ${Math.round(a.facing)}°` : "";
+        return `${humanise(ORDER_WORDS[a.order] || a.order)}, ${a.files} abreast${facing}`;
+      }
       default: return humanise(a.type);
     }
   }
@@ -784,7 +801,8 @@ export class Screen {
       pv.destroyed ? h("p", { testid: "cd-preview-destroyed", "data-p": pv.destroyed }, `Destroyed: ${pct(pv.destroyed)}`) : null,
       h("p", { testid: "cd-preview-mean", "data-mean": pv.mean ?? "" }, `Expected casualties: ${round2(pv.mean ?? 0)}`),
       h("div", { class: "cd-hist", testid: "cd-preview-hist", role: "img", "aria-label": "Chance of each number of casualties" },
-        hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v, title: `${k} ${k === 1 ? "casualty" : "casualties"}: ${pct(v)}` },
+        hist.map(([k, v]) => h("div", { class: "cd-hist-col", testid: `cd-preview-bar-${k}`, "data-p": v,
+          title: `${k} ${k === 1 ? "casualty" : "casualties"}: ${pct(v)}` },
           h("span", { class: "cd-hist-p" }, v >= 0.005 ? pct(v) : ""),
           h("span", { class: "cd-hist-bar", style: { height: `${Math.max(2, Math.round((v / top) * 100))}%` } }),
           h("span", { class: "cd-hist-k" }, String(k))))));
@@ -823,7 +841,8 @@ export class Screen {
     this.elRoll.hidden = false;
     const shown = rollFaces(r);
     const sum = [r.points !== undefined ? `${r.points} points` : null, r.kills ? plural(r.kills, "kill") : null,
-      r.armour !== undefined && r.armour !== null ? `armour ${r.armour}` : null, r.wounds !== undefined && r.wounds !== null ? plural(r.wounds, "wound") : null].filter(Boolean);
+      r.armour !== undefined && r.armour !== null ? `armour ${r.armour}` : null,
+        r.wounds !== undefined && r.wounds !== null ? plural(r.wounds, "wound") : null].filter(Boolean);
     const total = r.total !== undefined ? [`2d6 total ${r.total}`] : [];
     fill(this.elRoll, h("h3", { testid: "cd-last-title" }, asked ? "The roll in question" : `Last roll${r.purpose ? `: ${humanise(r.purpose)}` : ""}`),
       h("div", { class: "cd-pool cd-faces" }, r.dice.map((c, i) => {
@@ -843,11 +862,13 @@ export class Screen {
         mine.map((u) => {
           const gone = !u.tray || u.destroyed || u.routed;
           const state = gone ? (u.routed ? "routed" : "destroyed") : `${u.models}/${u.start_models} · ${u.actions_left ?? 0} act.`;
-          return h("button", { type: "button", class: ["cd-roster-row", gone && "dead", this.selected === u.id && "selected", this.pickable().has(u.id) && "pickable"],
+          return h("button", { type: "button", class: ["cd-roster-row", gone && "dead",
+            this.selected === u.id && "selected", this.pickable().has(u.id) && "pickable"],
             testid: `cd-roster-${u.id}`, "data-help": `unit:${this.armyOf(u)}.${u.key}`, onclick: () => this.tapUnit(u.id) },
           h("span", { class: "cd-roster-name" }, u.name),
           h("span", { class: "cd-roster-state" }, state),
-          h("span", { class: "cd-roster-marks" }, [ORDER_WORDS[u.order] || u.order, u.shaken && "shaken", (u.engaged || []).length && "engaged"].filter(Boolean).join(" · ")));
+          h("span", { class: "cd-roster-marks" },
+            [ORDER_WORDS[u.order] || u.order, u.shaken && "shaken", (u.engaged || []).length && "engaged"].filter(Boolean).join(" · ")));
         }));
     }));
   }
@@ -963,7 +984,8 @@ export class Screen {
         if (next !== undefined) this.heroPoints = next;
         show();
       };
-      const minus = h("button", { type: "button", class: "btn secondary", testid: "cd-hero-minus", "aria-label": "One point less", onclick: () => step(-1) }, "−");
+      const minus = h("button", { type: "button", class: "btn secondary", testid: "cd-hero-minus", "aria-label": "One point less",
+        onclick: () => step(-1) }, "−");
       const plus = h("button", { type: "button", class: "btn secondary", testid: "cd-hero-plus", "aria-label": "One point more", onclick: () => step(1) }, "+");
       go.addEventListener("click", () => {
         const a = offered.find((x) => Number(x.points) === this.heroPoints);
@@ -985,7 +1007,9 @@ export class Screen {
         const a = offered.find((x) => Boolean(x[key]) === val);
         return h("button", { type: "button", class: ["btn", kind], testid, disabled: !a, onclick: () => a && send(a) }, label);
       };
-      dlg = modal({ title: titles[q.kind], testid: ids[q.kind], body: [words, this.questionDice(q), h("div", { class: "dialog-buttons" }, button(yes, "primary"), button(no, "secondary"))].filter(Boolean) });
+      dlg = modal({ title: titles[q.kind], testid: ids[q.kind],
+        body: [words, this.questionDice(q),
+        h("div", { class: "dialog-buttons" }, button(yes, "primary"), button(no, "secondary"))].filter(Boolean) });
     }
     this.question = { version, dlg };
     dlg.done.then(() => { if (this.question && this.question.dlg === dlg) this.question = null; });
@@ -1245,7 +1269,8 @@ export class Screen {
     const end = p.path[p.path.length - 1];
     const enemies = this.units().filter((x) => x.seat !== this.seat());
     if (!enemies.length) return;
-    const near = enemies.reduce((a, b) => (Math.hypot(a.tray.centre[0] - end[0], a.tray.centre[1] - end[1]) <= Math.hypot(b.tray.centre[0] - end[0], b.tray.centre[1] - end[1]) ? a : b));
+    const near = enemies.reduce((a, b) => (Math.hypot(a.tray.centre[0] - end[0], a.tray.centre[1] - end[1])
+      <= Math.hypot(b.tray.centre[0] - end[0], b.tray.centre[1] - end[1]) ? a : b));
     p.facing = facingOf(end, near.tray.centre);
     this.planChanged();
   }
