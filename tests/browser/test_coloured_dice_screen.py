@@ -532,6 +532,7 @@ def test_the_questions_open_as_dialogs(desk: Page) -> None:
     expect(tid(page, "cd-last-title")).to_have_text("The roll in question")
     expect(tid(page, "cd-last-die-1")).to_have_attribute("data-face", "3")
     expect(tid(page, "cd-last-die-2")).to_have_count(0)
+    shot(page, "coloured_dice_fixture_05_hero_points")
     tid(page, "cd-hero-plus").click()
     tid(page, "cd-hero-plus").click()
     expect(tid(page, "cd-hero-plus")).to_be_disabled()
@@ -579,6 +580,7 @@ def test_a_charge_shows_its_distance_allowance_reaction_and_contact(desk: Page) 
     ghost = tid(page, "cd-ghost-contact")
     expect(ghost).to_have_count(1)
     expect(ghost).to_have_attribute("data-at", "34,10.5")
+    shot(page, "coloured_dice_fixture_06_charge")
     # The table's answer to the preview (legal) lets Confirm send the charge.
     page.evaluate(
         "c => window.iwgtTable.onMessage({type: 'preview', action: {type: 'charge', unit: 2, target: 4},"
