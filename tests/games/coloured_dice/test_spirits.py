@@ -198,3 +198,27 @@ def test_a_moon_gate_calls_a_haltija_owned_by_louhi_on_a_6_inch_leash() -> None:
     half = (owner.tray.depth + hal.tray.depth) / 2
     assert magic.leash_refusal(s2, h, hal.tray.moved((ox, oy - half - 7.0))) is not None
     assert magic.leash_refusal(s2, h, hal.tray.moved((ox, oy - half - 5.0))) is None
+
+
+def test_immaterial_spirit_is_no_target_cd_ma_08() -> None:
+    """CD-MA-08: wounds cannot touch an immaterial spirit, so no shot (nor its preview) and no fight may aim
+    at one: the Tietäjä's released haltija is neither offered nor accepted as the archers' target."""
+    from iwgt.games.coloured_dice import actions as act
+    from iwgt.games.coloured_dice.preview import fight_preview, shot_preview
+
+    from .kit import GAME, put
+
+    st = battle([unit(0, "tietaja", 24, 5), unit(1, "poison_archers", 24, 20, files=10)])
+    st, _ = GAME.apply(st, act.Release(0, "haltija"))
+    st, _ = GAME.apply(st, act.EndTurn())
+    hid = next(u.id for u in st.units if u.key == "haltija")
+    assert not [a for a in GAME.legal_actions(st, 1) if getattr(a, "target", None) == hid]
+    with pytest.raises(IllegalAction, match="CD-MA-08"):
+        GAME.apply(st, act.Shoot(1, hid))
+    assert isinstance(shot_preview(st, 1, hid), str)
+    assert all(p["target"] != hid for p in GAME.observe(st, 1)["previews"])
+    # in contact: no fight order either
+    st = put(st, hid, 24, 18.5)
+    assert isinstance(fight_preview(st, 1, hid), str)
+    with pytest.raises(IllegalAction, match="CD-MA-08"):
+        GAME.apply(st, act.Fight(1, hid))

@@ -29,8 +29,10 @@ from iwgt.core.protocol import (
 from iwgt.games.coloured_dice import actions as act
 from iwgt.games.coloured_dice import flow, magic, movement
 from iwgt.games.coloured_dice.facts import FACTS, RULES_VERSION
+from iwgt.games.coloured_dice.magic_bonus import wound_immune
 from iwgt.games.coloured_dice.observe import observe, phase, state_to_json
 from iwgt.games.coloured_dice.scenario import CdScenario, load_scenario, parse_scenario, scenario_names
+from iwgt.games.coloured_dice.shooting import immune_refusal
 from iwgt.games.coloured_dice.state import CdState, MoveRoll, Unit
 
 Step = tuple[CdState, list[Event]]
@@ -89,6 +91,8 @@ def _fight_refusal(state: CdState, unit: Unit, target_id: int) -> str | None:
         return f"CD-FI: {target.name} is not an enemy unit on the table"
     if target_id not in movement.engaged(state, unit):
         return f"CD-FI-01: {unit.name} is not in contact with {target.name}"
+    if wound_immune(state, target):
+        return immune_refusal(target)
     return None
 
 
@@ -239,7 +243,7 @@ class CdGame:
         out: list[act.Action] = []
         foes = movement.engaged(state, u)
         if not u.attacked:
-            out.extend(act.Fight(u.id, t) for t in foes)
+            out.extend(act.Fight(u.id, t) for t in foes if _fight_refusal(state, u, t) is None)
             if not foes and _has_missile(u):
                 out.extend(act.Shoot(u.id, e.id) for e in state.enemies(u.seat) if _shot_ok(state, u, e.id))
             out.extend(magic.castable(state, u.id))

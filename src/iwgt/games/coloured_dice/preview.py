@@ -15,9 +15,10 @@ from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import JSON
 from iwgt.games.coloured_dice.combat_common import body, gm_of, in_contact
 from iwgt.games.coloured_dice.fight import melee_armour, melee_dice
+from iwgt.games.coloured_dice.magic_bonus import wound_immune
 from iwgt.games.coloured_dice.morale_flow import target_of
 from iwgt.games.coloured_dice.odds import casualties_distribution, mean, morale_break_probability
-from iwgt.games.coloured_dice.shooting import plan_shot
+from iwgt.games.coloured_dice.shooting import immune_refusal, plan_shot
 from iwgt.games.coloured_dice.state import CdState, Unit
 from iwgt.geometry.trays import tray_gap
 
@@ -117,6 +118,8 @@ def fight_preview(state: CdState, unit_id: int, target_id: int) -> Preview | str
         return f"{t.name} is a friend"
     if not in_contact(a, t):
         return f"CD-FI-01: {a.name} is not in contact with {t.name}"
+    if wound_immune(state, t):
+        return immune_refusal(t)
     dice = melee_dice(state, a, t)
     armour, parts = melee_armour(state, a, t)
     cas, fails, destroyed = _odds(state, t, dice, armour, close_combat=True)

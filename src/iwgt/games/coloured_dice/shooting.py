@@ -29,6 +29,7 @@ from iwgt.games.coloured_dice.combat_common import (
 from iwgt.games.coloured_dice.dice import pool_list, range_band, shot_armour
 from iwgt.games.coloured_dice.formation import model_cells
 from iwgt.games.coloured_dice.general_morale import own_fire_row
+from iwgt.games.coloured_dice.magic_bonus import wound_immune
 from iwgt.games.coloured_dice.pending import Attack
 from iwgt.games.coloured_dice.rules import missile_weapon, rules
 from iwgt.games.coloured_dice.state import CdState, Unit
@@ -60,6 +61,11 @@ def skill_of(u: Unit) -> int:
     return rules().constants.usual_skill if s is None else s
 
 
+def immune_refusal(target: Unit) -> str:
+    """Why no shot, fight or attack spell may aim at an immaterial spirit (CD-MA-08)."""
+    return f"CD-MA-08: {target.name} is immaterial: wounds cannot touch it (only magic or its owner's end)"
+
+
 def plan_shot(state: CdState, unit_id: int, target_id: int) -> ShotPlan:
     """The shot of ``unit_id`` at ``target_id`` now, or IllegalAction naming why it may not be made."""
     if not (0 <= unit_id < len(state.units) and 0 <= target_id < len(state.units)):
@@ -69,6 +75,8 @@ def plan_shot(state: CdState, unit_id: int, target_id: int) -> ShotPlan:
         raise IllegalAction(f"{t.name} is a friend")
     if not (u.on_table and t.on_table):
         raise IllegalAction("both units must be on the table")
+    if wound_immune(state, t):
+        raise IllegalAction(immune_refusal(t))
     w = missile_weapon(prof(u))
     if w is None or w.missile is None:
         raise IllegalAction(f"CD-SH-02: {u.name} has no missile weapon")
