@@ -73,13 +73,20 @@ def test_a_fire_dart_resolves_like_a_shot() -> None:
 
 
 def test_cd_ch_24_a_caster_at_will_0_leaves_the_game_after_the_spell() -> None:
-    """Väinämöinen with Will 1 casts fire dart (1 Will): Will 0, he is removed, his dart still flies."""
+    """CD-CH-24: Väinämöinen with Will 1 casts fire dart (1 Will): Will 0 at once, but he stays on the table
+    while his dart flies (its 4 red dice rolled, the wounds and the thralls' test) and leaves only then."""
     s = _state()
     s = s.with_unit(replace(s.unit(VAINO), will=1))
     s2, _ = magic.begin_cast(s, Cast(VAINO, "fire_dart", THRALLS))
     assert s2.unit(VAINO).will == 0
-    assert not s2.unit(VAINO).on_table
+    assert s2.unit(VAINO).on_table
     assert any(isinstance(p, PoolRoll) for p in s2.pending)
+    names: list[str] = []
+    while s2.pending and isinstance(s2.top, PoolRoll | MoraleRoll):
+        s2, events = GAME.apply(s2, ChanceOutcome(2))
+        names += [type(e).__name__ for e in events]
+    assert not s2.unit(VAINO).on_table
+    assert names.index("PoolRolled") < names.index("MoraleTested") < names.index("UnitDestroyed")
 
 
 def test_cd_ch_23_a_spell_dearer_than_the_will_left_is_not_offered() -> None:
@@ -340,5 +347,5 @@ def test_cast_at_any_free_place_and_refusals_give_the_reason_cd_ma_17() -> None:
     with pytest.raises(IllegalAction, match='free place within 3"'):
         GAME.apply(st, Cast(1, "moon_gate", None, (24.0, 40.0)))
     # the levy's tray is 22.5" from Louhi's, Red moon reaches 18"
-    with pytest.raises(IllegalAction, match='22.5" away, the range is 18"'):
+    with pytest.raises(IllegalAction, match=r'22\.5" away, the range is 18"'):
         GAME.apply(st, Cast(1, "red_moon", 0, None))

@@ -374,8 +374,10 @@ def begin_cast(state: CdState, cast: Cast) -> Step:
     # who may resist is found before the Will is spent: the caster may leave the game with it
     resister = resistible(state, cast)
     if cost:
-        # at 0 or less the caster leaves the game (CD-CH-24), after its spell
-        state = resolve.spend_will(state, caster.id, cost, events)
+        # spent now; at 0 or less the caster leaves the game (CD-CH-24) AFTER its spell: a continuation
+        # beneath everything the spell pushes
+        state = resolve.spend_will(state, caster.id, cost, events, leave=False)
+        state = resolve.push_will_out(state, caster.id)
     if resister is not None:
         state = resolve.push_then(state, THEN_TAG, (*_then_data(cast), resister[1]))
         state, more = resolve.begin_resist(state, resister[1], cost, cast.spell)

@@ -336,16 +336,38 @@ def begin_resist(state: CdState, unit_id: int, cost: int, spell: str) -> Step:
     return settle(state, events), events
 
 
-def spend_will(state: CdState, unit_id: int, amount: int, events: list[Event]) -> CdState:
+def spend_will(
+    state: CdState, unit_id: int, amount: int, events: list[Event], *, leave: bool = True
+) -> CdState:
     """Spend Will (a spell, a resist): at 0 or less the character leaves the game, counting as destroyed (a
-    general so lost is the death of the army leader) (CD-CH-23/24)."""
+    general so lost is the death of the army leader) (CD-CH-23/24). ``leave=False`` (a cast): it stays until
+    its spell has resolved; push ``WILL_OUT`` with ``push_will_out`` beneath the spell's frames."""
     u = state.unit(unit_id)
     will = (u.will if u.will is not None else 0) - amount
     state = state.with_unit(replace(u, will=will))
     events.append(WillSpent(u.id, amount, will))
-    if will <= 0:
+    if will <= 0 and leave:
         state = general_morale.lose_unit(state, u.id, "will", events)
     return state
+
+
+WILL_OUT: Final = "will_out"
+"""The continuation that takes a caster at 0 Will off the table once its spell has resolved (CD-CH-24)."""
+
+
+def push_will_out(state: CdState, unit_id: int) -> CdState:
+    """Beneath a spell's frames: its caster leaves after the spell when its Will is 0 or less (CD-CH-24)."""
+    return push_then(state, WILL_OUT, (unit_id,))
+
+
+def _will_out(state: CdState, then: Then, events: list[Event]) -> CdState:
+    u = state.unit(int(then.data[0]))
+    if u.on_table and u.will is not None and u.will <= 0:
+        state = general_morale.lose_unit(state, u.id, "will", events)
+    return state
+
+
+register_then(WILL_OUT, _will_out)
 
 
 def _reaction_done(state: CdState, roll: ReactRoll, events: list[Event]) -> CdState:
@@ -389,6 +411,7 @@ __all__ = [
     "fight_preview",
     "previews",
     "push_then",
+    "push_will_out",
     "questions",
     "register_d6",
     "register_then",
