@@ -491,6 +491,7 @@ class Army(Model):
     key: str
     name: str = Field(min_length=1)
     colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    plural: bool = False  # the name takes a plural verb ("the Sons of Kaleva win")
     designed: str = Field(min_length=1)
     units: dict[str, Profile]
     spirits: dict[str, Profile] = Field(default_factory=dict)
