@@ -143,3 +143,15 @@ def test_cd_ch_17_from_a_rain_of_arrows_through_a_real_shot() -> None:
     st, ev = drive((st, ev), [BearWound(True), 4, BearWound(True), 3])
     assert st.unit(1).models == 1 and st.unit(1).bear_left == 0
     assert not st.pending
+
+
+def test_cd_ch_18_an_answer_not_on_offer_names_the_range_or_the_question() -> None:
+    """CD-CH-18: with -2..2 on offer, hero 3 is refused naming the range; a bear-wound answer to the hero
+    question is refused naming the question asked (hero points)."""
+    from iwgt.core.errors import IllegalAction
+
+    st, _ = drive(_at("hero", ("white",) * 2, 1), [3, 3])
+    with pytest.raises(IllegalAction, match=r"3 hero points is outside -2\.\.2"):
+        resolve.advance(st, Hero(3))
+    with pytest.raises(IllegalAction, match="the question is hero points"):
+        resolve.advance(st, BearWound(True))

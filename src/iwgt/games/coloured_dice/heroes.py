@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice import morale_flow, wounds
 from iwgt.games.coloured_dice.combat_events import HeroPointsSpent
@@ -25,11 +24,17 @@ def hero_range(state: CdState, ask: HeroAsk) -> tuple[int, int]:
     return morale_flow.hero_range(ask.on, left)
 
 
-def hero_answer(state: CdState, ask: HeroAsk, points: int, events: list[Event]) -> CdState:
-    """Spend ``points`` (``state`` has the question popped) and go on with the roll."""
+def hero_refusal(state: CdState, ask: HeroAsk, points: int) -> str | None:
+    """Why ``points`` may not be spent on this question (outside the range on offer), None when they may."""
     lo, hi = hero_range(state, ask)
     if not lo <= points <= hi:
-        raise IllegalAction(f"CD-CH-18: {points} hero points is outside {lo}..{hi}")
+        return f"CD-CH-18: {points} hero points is outside {lo}..{hi}"
+    return None
+
+
+def hero_answer(state: CdState, ask: HeroAsk, points: int, events: list[Event]) -> CdState:
+    """Spend ``points`` (``state`` has the question popped; ``resolve.advance`` has refused any answer
+    outside ``hero_range`` with ``hero_refusal``'s reason) and go on with the roll."""
     u = state.unit(ask.unit)
     if points:
         u = replace(u, hero_left=u.hero_left - abs(points))

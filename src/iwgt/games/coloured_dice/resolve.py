@@ -159,9 +159,32 @@ def advance(state: CdState, answer: Action | ChanceOutcome) -> Step:
         if asked == CHANCE:
             raise IllegalAction("the dice are to be rolled now, not a question answered")
         if answer not in questions(state, asked):
-            raise IllegalAction(f"{type(answer).__name__} is not an answer on offer now")
+            raise IllegalAction(_refusal(state, top, answer))
         state = _answer(state, top, answer, events)
     return settle(state, events), events
+
+
+_ASKED: Final = {
+    HeroAsk: "hero points: hero {points}",
+    BearAsk: "a bear wound: bear_wound {roll}",
+    ReactAsk: "a reaction: react {roll}",
+    ResistAsk: "resisting a spell: resist {spend}",
+}
+"""What each question asks, and the answer that fits it."""
+
+
+def _refusal(state: CdState, top: Pending, answer: Action) -> str:
+    """Why an answer is not on offer: the range (or the Will) when it answers the question asked, else the
+    question that is asked."""
+    if isinstance(top, HeroAsk) and isinstance(answer, Hero):
+        why = heroes.hero_refusal(state, top, answer.points)
+        if why is not None:
+            return why
+    if isinstance(top, ResistAsk) and isinstance(answer, Resist):
+        u = state.unit(top.unit)
+        return f"CD-CH-25: resisting costs {top.cost} Will; {u.name} has {u.will or 0}"
+    asked = _ASKED.get(type(top), type(top).__name__)
+    return f"{type(answer).__name__} is not an answer on offer now: the question is {asked}"
 
 
 def _chance(state: CdState, top: Pending, face: int, events: list[Event]) -> CdState:
