@@ -84,13 +84,15 @@ class Result:
 
     ``side`` names the winning side ("light", "Raiders": the name a summary gives), so that a result with
     several winning seats (a team game) is one fact; ``title`` is that side in words ("the Light") when the
-    reason does not already name it. Both None for a draw.
+    reason does not already name it. Both None for a draw. ``plural`` says the title takes a plural verb
+    ("the Sons win", not "wins"); it changes only ``words``.
     """
 
     outcomes: tuple[Outcome, ...]
     reason: str
     side: str | None = None
     title: str | None = None
+    plural: bool = False
 
     @classmethod
     def win(
@@ -100,13 +102,14 @@ class Result:
         reason: str,
         side: str | None = None,
         title: str | None = None,
+        plural: bool = False,
     ) -> Result:
         """The seats in ``winners`` win, every other of the ``seats`` loses."""
         chosen = set(winners)
         if not chosen or not chosen <= set(range(seats)):
             raise ValueError(f"winners {sorted(chosen)} are not seats of a {seats}-seat game")
         outcomes = tuple(Outcome.WIN if s in chosen else Outcome.LOSS for s in range(seats))
-        return cls(outcomes, reason, side, title)
+        return cls(outcomes, reason, side, title, plural)
 
     @classmethod
     def draw(cls, seats: int, reason: str) -> Result:
@@ -130,7 +133,7 @@ class Result:
             return self.reason if self.reason.startswith("a draw") else f"a draw ({self.reason})"
         if self.title is None:
             return self.reason  # the reason names the winner itself
-        return f"{self.title} wins ({self.reason})"
+        return f"{self.title} {'win' if self.plural else 'wins'} ({self.reason})"
 
     def to_json(self) -> JSON:
         """The result as records, journals and views carry it (``winner`` kept for older readers)."""

@@ -134,6 +134,15 @@ def test_a_side_that_lost_two_thirds_of_its_points_breaks() -> None:
     assert events[0].kind == "BattleOver"
 
 
+def test_the_end_line_agrees_with_each_side_s_name() -> None:
+    """CD-MS-07: the Sons of Kaleva (plural = true) win; the Host of Pohjola (plural = false) has broken."""
+    st = battle(UNITS)
+    broke = st.with_units(replace(st.unit(3), models=0, destroyed=True), replace(st.unit(2), models=5))
+    over, _ = flow.check_over(broke)
+    assert over.over is not None and over.over.plural
+    assert over.over.words == "the Sons of Kaleva win (the Host of Pohjola has broken and fled)"
+
+
 def test_a_side_with_nothing_on_the_table_loses() -> None:
     """CD-MS-07 designed: no unit left on the table: the side loses."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "lemminkainen", 10, 30, army="kaleva")])

@@ -270,13 +270,22 @@ def check_over(state: CdState) -> Step:
         return finish(state, "both armies are gone or broken")
     loser = losers[0]
     name = state.scenario.seat_names()[loser]
-    why = f"{name} has no unit left on the table" if loser in gone else f"{name} has broken and fled"
+    has = "have" if plural(state, loser) else "has"
+    why = f"{name} {has} no unit left on the table" if loser in gone else f"{name} {has} broken and fled"
     return _won(state, 1 - loser, why)
+
+
+def plural(state: CdState, seat: int) -> bool:
+    """Whether the seat's side takes a plural verb (its army's ``plural``: "the Sons of Kaleva win")."""
+    from iwgt.games.coloured_dice.rules import armies
+
+    army = armies().get(state.scenario.spec.sides[seat].army)
+    return army is not None and army.plural
 
 
 def _won(state: CdState, winner: int, reason: str) -> Step:
     name = state.scenario.seat_names()[winner]
-    result = Result.win([winner], SEATS, reason, side=name, title=name)
+    result = Result.win([winner], SEATS, reason, side=name, title=name, plural=plural(state, winner))
     vp = (victory_points(state, 0), victory_points(state, 1))
     return replace(state, over=result, pending=()), [BattleOver(winner, vp, reason)]
 
