@@ -133,7 +133,7 @@ def test_cd_ma_08_a_haltija_departs_when_its_owner_is_gone() -> None:
 
 def test_cd_ma_08_a_haltija_is_banished_by_tuonis_priest() -> None:
     """Tuoni's ban (level 3, 12"): the priest of Tuoni (God-like 6) sends the haltija back; Pohjola scores
-    its points (the haltija's profile points)."""
+    nothing for it (decision: a released spirit's price is in its owner's points, CD-MA-05)."""
     s, h = _released(_state(), TIETAJA, "haltija")
     s = replace(s, seat=1)
     bans = {c.target for c in magic.castable(s, TUONI_PRIEST) if c.spell == "tuoni_ban"}
@@ -143,7 +143,8 @@ def test_cd_ma_08_a_haltija_is_banished_by_tuonis_priest() -> None:
     s2, events = magic.begin_cast(s, Cast(TUONI_PRIEST, "tuoni_ban", h))
     assert not s2.unit(h).on_table
     assert [(e.unit, e.why) for e in events if isinstance(e, spirits.SpiritDeparted)] == [(h, "banished")]
-    assert s2.vp[1] == vp + profile("kaleva", "haltija").points
+    assert s2.vp[1] == vp
+    assert not [e for e in events if type(e).__name__ == "VictoryPoints"]
 
 
 def test_cd_ma_07_09_a_wolf_spirit_is_material() -> None:

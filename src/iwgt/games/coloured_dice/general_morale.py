@@ -5,7 +5,8 @@ When a unit is gone (no models left, routed, a character at Will 0, an immateria
 (-2) or else 15 or more (-1) (only the higher row, CD-GM-05/06 decision), the enemy's +1 for 25 or more
 (CD-GM-11); the banner lost (-1) and captured (+1 to the enemy) when an enemy unit touches it (CD-GM-07/12
 designed); the death of the army leader: one d6 chance node, -d6 for its side and +d6 for the enemy (CD-GM-04
-and CD-GM-10 decision); destroyed by own fire: -d6 (CD-GM-09). The enemy scores the unit's points (designed).
+and CD-GM-10 decision); destroyed by own fire: -d6 (CD-GM-09). The enemy scores the unit's points (designed),
+none for a released spirit (decision).
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ def lose_unit(
     state = state.with_unit(replace(u, destroyed=not routed, routed=routed))
     events.append(UnitDestroyed(u.id, u.seat, cause, routed))
     enemy = 1 - u.seat
-    pts = unit_points(prof(u), u.start_models)
-    state = replace(state, vp=pair(state.vp, enemy, state.vp[enemy] + pts))
-    events.append(VictoryPoints(enemy, pts, state.vp[enemy], u.id))
+    if u.owner is None:
+        # a released spirit scores nothing (decision): its price is in its owner's points, and it is not in
+        # its army's starting points either
+        pts = unit_points(prof(u), u.start_models)
+        state = replace(state, vp=pair(state.vp, enemy, state.vp[enemy] + pts))
+        events.append(VictoryPoints(enemy, pts, state.vp[enemy], u.id))
     own_row = unit_destroyed_event(u.start_us, own=True)
     if own_row is not None:
         state = _row(state, u.seat, own_row, events)
