@@ -79,6 +79,11 @@ def test_objective_taken_at_the_end_of_turn_gives_gm_and_vp() -> None:
     assert st.objectives_taken[0] == frozenset({0})
     assert flow.victory_points(st, 0) == 40
     assert any(e.kind == "ObjectiveTaken" for e in events)
+    # CD-GM-13: the row is logged like every general-morale change
+    gm = [e.to_json() for e in events if e.kind == "GeneralMoraleChanged"]
+    assert [(g["seat"], g["change"], g["value"], g["row"], g["clause"]) for g in gm] == [
+        (0, 1, 1, "objective_achieved", "CD-GM-13")
+    ]
     st, _ = GAME.apply(st, EndTurn())
     st, _ = GAME.apply(st, EndTurn())
     assert st.general_morale == (1, 0)  # once per side

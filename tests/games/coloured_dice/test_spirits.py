@@ -12,7 +12,7 @@ from iwgt.core.errors import IllegalAction
 from iwgt.games.coloured_dice import magic, spirits
 from iwgt.games.coloured_dice.actions import Cast, Release
 from iwgt.games.coloured_dice.magic_data import magic_rules
-from iwgt.games.coloured_dice.rules import armies, profile
+from iwgt.games.coloured_dice.rules import armies
 from iwgt.games.coloured_dice.state import CdState
 from iwgt.geometry.trays import tray_gap
 

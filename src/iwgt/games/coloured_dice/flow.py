@@ -20,6 +20,7 @@ from shapely.geometry import Point
 
 from iwgt.core.protocol import Event, Result
 from iwgt.games.coloured_dice.events import BattleOver, ObjectiveTaken, RoundStarted, TurnEnded, TurnStarted
+from iwgt.games.coloured_dice.general_morale import objective_row
 from iwgt.games.coloured_dice.scenario import CdScenario
 from iwgt.games.coloured_dice.state import (
     ACTIONS_PER_TURN,
@@ -37,8 +38,6 @@ Step = tuple[CdState, list[Event]]
 
 OBJECTIVE_RANGE: Final = 3.0
 """A steady unit within this many inches of an objective, and no enemy unit, achieves it (designed)."""
-OBJECTIVE_GM: Final = 1
-"""An objective achieved: +1 general morale (CD-GM)."""
 BREAK_FRACTION: Final = Fraction(2, 3)
 """A side that has lost this share of its starting points breaks and flees: it loses (designed)."""
 SHAKEN_ACTIONS: Final = 1
@@ -225,10 +224,11 @@ def take_objectives(state: CdState, seat: int) -> Step:
         if holder is None:
             continue
         taken = pair(state.objectives_taken, seat, state.objectives_taken[seat] | {o.id})
-        gm = pair(state.general_morale, seat, state.general_morale[seat] + OBJECTIVE_GM)
         vp = pair(state.vp, seat, state.vp[seat] + o.vp)
-        state = replace(state, objectives_taken=taken, general_morale=gm, vp=vp)
+        state = replace(state, objectives_taken=taken, vp=vp)
         events.append(ObjectiveTaken(seat, o.id, o.vp, holder.id))
+        # the general-morale table's row (CD-GM-13), logged as GeneralMoraleChanged
+        state = objective_row(state, seat, events)
     return state, events
 
 
