@@ -21,7 +21,10 @@ from iwgt.games.coloured_dice.words import SAYERS, SILENT_ACTIONS, CdWords, Name
 WORDS = CdWords()
 
 OBS = {
-    "sides": [{"name": "the Sons of Kaleva"}, {"name": "the Host of Pohjola"}],
+    "sides": [
+        {"name": "the Sons of Kaleva", "plural": True},
+        {"name": "the Host of Pohjola", "plural": False},
+    ],
     "units": [
         {"id": 0, "seat": 0, "name": "Spearmen of Kaleva", "us_kind": "Us", "start_models": 12},
         {"id": 1, "seat": 1, "name": "Troll of Pohjola", "us_kind": "iUs", "start_models": 1},
@@ -149,11 +152,11 @@ def test_the_flow_s_events_in_words() -> None:
     )
     taken = ev.ObjectiveTaken(0, 0, 20, 0)
     assert WORDS.event(taken, OBS, 1) == (
-        "The Sons of Kaleva takes the Sampo with the Spearmen of Kaleva: +1 general morale and 20 VP."
+        "The Sons of Kaleva take the Sampo with the Spearmen of Kaleva: +1 general morale and 20 VP."
     )
     over = ev.BattleOver(1, (40, 75), "last round")
     assert WORDS.event(over, OBS, None) == (
-        "The battle is over: the Host of Pohjola win (the Sons of Kaleva 40 VP, the Host of Pohjola 75 VP; "
+        "The battle is over: the Host of Pohjola wins (the Sons of Kaleva 40 VP, the Host of Pohjola 75 VP; "
         "last round)."
     )
 
@@ -167,9 +170,40 @@ def test_the_answers_say_what_the_player_chose() -> None:
     )
     assert (
         WORDS.action({"type": "bear_wound", "roll": False}, 0, OBS, 1)
-        == "The Sons of Kaleva lets the wounds through."
+        == "The Sons of Kaleva let the wounds through."
     )
+    assert (
+        WORDS.action({"type": "hero", "points": 0}, 0, OBS, 0) == "The Sons of Kaleva keep their hero points."
+    )
+    assert WORDS.action({"type": "react", "roll": False}, 0, OBS, 1) == "The Sons of Kaleva do not react."
     assert WORDS.action({"type": "react", "roll": False}, 1, OBS, 0) == "The Host of Pohjola does not react."
+
+
+def test_a_side_s_verb_agrees_with_its_name() -> None:
+    """A plural side's name (armies.toml ``plural = true``) takes a plural verb, a singular one the -s; a unit
+    of one model that takes a banner is singular too (CD-GM-01 banners, CD-MS-07 VP)."""
+    assert WORDS.event(ev.TurnEnded(0, 1), OBS, None) == "The Sons of Kaleva end their turn."
+    assert WORDS.event(ev.TurnEnded(1, 1), OBS, None) == "The Host of Pohjola ends its turn."
+    assert WORDS.event(ce.VictoryPoints(0, 240, 240, 2), OBS, None) == (
+        "The Sons of Kaleva score 240 VP for the Javelin men (240 in all)."
+    )
+    assert WORDS.event(ce.VictoryPoints(1, 60, 100, 0), OBS, None) == (
+        "The Host of Pohjola scores 60 VP for the Spearmen of Kaleva (100 in all)."
+    )
+    assert WORDS.event(ce.BannerLost(0, 0, None), OBS, None) == (
+        "The Sons of Kaleva lose their banner with the Spearmen of Kaleva."
+    )
+    assert WORDS.event(ce.BannerLost(0, 0, 1), OBS, None) == (
+        "The Troll of Pohjola captures the banner of the Sons of Kaleva."
+    )
+    assert WORDS.event(ce.BannerLost(3, 1, 0), OBS, None) == (
+        "The Spearmen of Kaleva capture the banner of the Host of Pohjola."
+    )
+    over = ev.BattleOver(0, (75, 40), "last round")
+    assert WORDS.event(over, OBS, None) == (
+        "The battle is over: the Sons of Kaleva win (the Sons of Kaleva 75 VP, the Host of Pohjola 40 VP; "
+        "last round)."
+    )
 
 
 def test_small_words() -> None:
@@ -206,3 +240,15 @@ def test_a_spell_s_attack_follows_its_casting() -> None:
         and said[0].startswith("The Priest of Ukko casts ")
         and said[0].endswith(" at the Thralls of Pohjola.")
     )
+
+
+def test_the_observation_says_which_side_s_name_is_plural() -> None:
+    """The observation's sides carry their army's ``plural`` (armies.toml), which the words read."""
+    from iwgt.games.coloured_dice.observe import observe
+
+    from .kit import battle, unit
+
+    st = battle([unit(0, "lemminkainen", 10, 5, army="kaleva"), unit(1, "thralls", 10, 30, army="pohjola")])
+    obs = observe(st, None)
+    assert [s["plural"] for s in obs["sides"]] == [True, False]
+    assert WORDS.event(ev.TurnEnded(0, 1), obs, None) == "The Sons of Kaleva end their turn."

@@ -135,6 +135,7 @@ def _sides(state: CdState) -> list[JSON]:
             {
                 "name": names[seat],
                 "army": side.army,
+                "plural": army is not None and army.plural,  # the name takes a plural verb
                 "colour": "" if army is None else army.colour,
                 "general_morale": state.general_morale[seat],
                 "vp": victory_points(state, seat),

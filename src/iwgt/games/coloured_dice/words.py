@@ -148,6 +148,8 @@ class Names:
         self.sides = [
             str(s.get("name", f"seat {i}")) if isinstance(s, dict) else str(s) for i, s in enumerate(sides)
         ]
+        # sides whose name takes a plural verb (the army's ``plural``: "the Sons of Kaleva win")
+        self.plural_sides = {i for i, s in enumerate(sides) if isinstance(s, dict) and s.get("plural")}
 
     def unit(self, uid: Any) -> str:
         """A unit's name; a name both sides use is told by its side (``Spearmen (the Host of Pohjola)``)."""
@@ -200,6 +202,22 @@ class Names:
         said = self.side(seat)
         return said[:1].upper() + said[1:]
 
+    def side_subj(self, seat: Any, verb: str) -> str:
+        """A side and its verb at the start of a sentence, agreeing with the side's name: ``The Sons of Kaleva
+        score``, ``The Host of Pohjola scores``."""
+        return f"{self.Side(seat)} {self._side_verb(seat, verb)}"
+
+    def side_subj_(self, seat: Any, verb: str) -> str:
+        """``side_subj`` inside a sentence: ``the Host of Pohjola wins``."""
+        return f"{self.side(seat)} {self._side_verb(seat, verb)}"
+
+    def side_its(self, seat: Any) -> str:
+        """The side's possessive pronoun: ``their`` for a plural name, else ``its``."""
+        return "their" if seat in self.plural_sides else "its"
+
+    def _side_verb(self, seat: Any, verb: str) -> str:
+        return verb if seat in self.plural_sides else singular(verb)
+
     def owner(self, uid: Any) -> str:
         """The side a unit belongs to."""
         return self.side(self.seats.get(uid))
@@ -214,12 +232,16 @@ class Names:
         return "t" + name[1:] if name.startswith("The ") else name
 
 
+IRREGULAR: Final = {"are": "is", "have": "has", "do": "does", "go": "goes"}
+"""Verbs whose third person singular is not the plain ``-s``."""
+
+
 def singular(verb: str) -> str:
     """A verb phrase in the third person singular: ``roll`` -> ``rolls``, ``fall back`` -> ``falls back``,
     ``are`` -> ``is``, ``rally`` -> ``rallies``."""
     first, _, rest = verb.partition(" ")
-    if first == "are":
-        done = "is"
+    if first in IRREGULAR:
+        done = IRREGULAR[first]
     elif first.endswith("y") and first[-2:-1] not in "aeiou":
         done = first[:-1] + "ies"
     elif first.endswith(("s", "sh", "ch", "x")):
@@ -258,7 +280,7 @@ def _turn_started(e: Any, n: Names) -> str:
 
 
 def _turn_ended(e: Any, n: Names) -> str:
-    return f"{n.Side(e.seat)} ends its turn."
+    return f"{n.side_subj(e.seat, 'end')} {n.side_its(e.seat)} turn."
 
 
 def _round_started(e: Any, n: Names) -> str:
@@ -299,7 +321,7 @@ def _unit_reformed(e: Any, n: Names) -> str:
 
 def _objective_taken(e: Any, n: Names) -> str:
     return (
-        f"{n.Side(e.seat)} takes {n.objective(e.objective)} with {n.the_(e.unit)}: "
+        f"{n.side_subj(e.seat, 'take')} {n.objective(e.objective)} with {n.the_(e.unit)}: "
         f"+1 general morale and {e.vp} VP."
     )
 
@@ -308,7 +330,7 @@ def _battle_over(e: Any, n: Names) -> str:
     vp = f"{n.side(0)} {e.vp[0]} VP, {n.side(1)} {e.vp[1]} VP"
     if e.winner is None:
         return f"The battle is over: a draw ({vp}; {why(e.reason)})."
-    return f"The battle is over: {n.side(e.winner)} win ({vp}; {why(e.reason)})."
+    return f"The battle is over: {n.side_subj_(e.winner, 'win')} ({vp}; {why(e.reason)})."
 
 
 ATTACKS: Final = {
@@ -445,13 +467,13 @@ def _general_morale(e: Any, n: Names) -> str:
 
 
 def _victory_points(e: Any, n: Names) -> str:
-    return f"{n.Side(e.seat)} scores {e.vp} VP for {n.the_(e.unit)} ({e.total} in all)."
+    return f"{n.side_subj(e.seat, 'score')} {e.vp} VP for {n.the_(e.unit)} ({e.total} in all)."
 
 
 def _banner_lost(e: Any, n: Names) -> str:
     if e.captured_by is not None:
-        return f"{n.the(e.captured_by)} capture the banner of {n.side(e.seat)}."
-    return f"{n.Side(e.seat)} loses its banner with {n.the_(e.unit)}."
+        return f"{n.subj(e.captured_by, 'capture')} the banner of {n.side(e.seat)}."
+    return f"{n.side_subj(e.seat, 'lose')} {n.side_its(e.seat)} banner with {n.the_(e.unit)}."
 
 
 def _reaction(e: Any, n: Names) -> str:
@@ -617,14 +639,14 @@ def action_sentence(action: JSON, actor: Seat, n: Names) -> str | None:
             return f"{n.subj(unit, 'try')} to rally."
         case "hero":  # points spent are told by HeroPointsSpent; keeping them has no event
             if int(action.get("points") or 0) == 0:
-                return f"{n.Side(actor)} keeps its hero points."
+                return f"{n.side_subj(actor, 'keep')} {n.side_its(actor)} hero points."
             return None
         case "bear_wound":  # a die rolled is told by BearWoundRolled
-            return None if action.get("roll") else f"{n.Side(actor)} lets the wounds through."
+            return None if action.get("roll") else f"{n.side_subj(actor, 'let')} the wounds through."
         case "react":  # a reaction rolled is told by ReactionRolled
-            return None if action.get("roll") else f"{n.Side(actor)} does not react."
+            return None if action.get("roll") else f"{n.side_subj(actor, 'do')} not react."
         case "resist":  # Will spent is told by SpellResisted
-            return None if action.get("spend") else f"{n.Side(actor)} does not resist the spell."
+            return None if action.get("spend") else f"{n.side_subj(actor, 'do')} not resist the spell."
     return f"{n.Side(actor)}: {str(kind or 'acts').replace('_', ' ')}."
 
 
