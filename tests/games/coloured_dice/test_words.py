@@ -136,7 +136,8 @@ def test_morale_in_words_names_the_modifiers_cd_mm_02() -> None:
     )
     passed = ce.MoraleTested(1, (1, 1), 3, 4, 0, True, "fight")
     assert WORDS.event(passed, OBS, None) == (
-        "The Troll of Pohjola tests morale (fight): 2 (+4 for the round's losses) = 6: 2 always passes."
+        "The Troll of Pohjola tests morale (after the fight): 2 (+4 for the round's losses) = 6: "
+        "2 always passes."
     )  # CD-MO-09
 
 
@@ -252,3 +253,27 @@ def test_the_observation_says_which_side_s_name_is_plural() -> None:
     obs = observe(st, None)
     assert [s["plural"] for s in obs["sides"]] == [True, False]
     assert WORDS.event(ev.TurnEnded(0, 1), obs, None) == "The Sons of Kaleva end their turn."
+
+
+def test_causes_and_rows_are_said_in_words_not_keys() -> None:
+    """A destroyed unit's cause and a general-morale row (its text in rules.toml, CD-GM-04..13) in plain
+    words: no data key in the log."""
+    assert WORDS.event(ce.UnitDestroyed(0, 0, "wounds", False), OBS, None) == (
+        "The Spearmen of Kaleva are destroyed by the wounds taken."
+    )
+    assert WORDS.event(ce.UnitDestroyed(1, 1, "own_fire", False), OBS, None) == (
+        "The Troll of Pohjola is destroyed by the fire of its own side."
+    )
+    assert WORDS.event(ce.UnitDestroyed(4, 0, "will", False), OBS, None) == (
+        "Lemminkäinen is destroyed with no Will left."
+    )
+    changed = ce.GeneralMoraleChanged(0, -1, -1, "own_unit_destroyed_15", "CD-GM-06")
+    assert WORDS.event(changed, OBS, None) == (
+        "General morale of the Sons of Kaleva -1 (a unit whose starting Us was 15 or more is destroyed): "
+        "now -1."
+    )
+    tested = ce.MoraleTested(3, (3, 4), 9, 0, 0, True, "shot")
+    said = WORDS.event(tested, OBS, None)
+    assert said is not None and said.startswith(
+        "The Thralls of Pohjola test morale (casualties from shooting): 7"
+    )

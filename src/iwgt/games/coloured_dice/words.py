@@ -424,7 +424,7 @@ def _morale_tested(e: Any, n: Names) -> str:
     """A morale test: the 2d6, the round's losses added and general morale taken off, the target it must be
     under; a natural 12 always fails and a 2 always passes (CD-MO-02, CD-MO-08/09, CD-MM-02, CD-GM-01)."""
     roll = sum(e.dice)
-    said = f"{n.subj(e.unit, 'test')} morale ({why(e.reason)}): {roll}"
+    said = f"{n.subj(e.unit, 'test')} morale ({REASONS.get(e.reason, why(e.reason))}): {roll}"
     mods = []
     if e.losses:
         mods.append(f"+{e.losses} for the round's losses")
@@ -456,14 +456,59 @@ def _rallied(e: Any, n: Names) -> str:
     return f"{n.subj(e.unit, 'rally')}: steady again."
 
 
+CAUSES: Final = {
+    "wounds": " by the wounds taken",
+    "own_fire": " by the fire of {its} own side",
+    "will": " with no Will left",
+    "owner": " with {its} owner gone",
+    "owner_gone": " with {its} owner gone",
+    "banished": ", banished to the spirit world",
+    "leash": ", drawn too far from {its} owner",
+}
+"""Why a unit is destroyed (``UnitDestroyed.cause``: wounds.py, resolve.py, magic.py), in words after
+"destroyed"; ``{its}`` agrees with the unit."""
+
+DEPARTS: Final = {
+    "banished": "banished",
+    "owner": "its owner is gone",
+    "owner_gone": "its owner is gone",
+    "leash": "too far from its owner",
+}
+"""Why a spirit departs (``SpiritDeparted.why``), in words."""
+
+REASONS: Final = {
+    "fight": "after the fight",
+    "close_combat": "close combat",
+    "rally": "to rally",
+    "forced": "forced by a spell",
+    "shot": "casualties from shooting",
+    "spell": "casualties from a spell",
+}
+"""Why a unit tests morale (``MoraleTested.reason``), in words (CD-MM-01, CD-MO-02, CD-RA-01)."""
+
+
 def _destroyed(e: Any, n: Names) -> str:
     if e.routed:
         return f"{n.the(e.unit)}: routed, counted as destroyed."
-    return f"{n.subj(e.unit, 'are')} destroyed ({why(e.cause)})."
+    its = "its" if e.unit in n.single else "their"
+    cause = CAUSES.get(e.cause, f" ({why(e.cause)})").format(its=its)
+    return f"{n.subj(e.unit, 'are')} destroyed{cause}."
+
+
+def gm_row_text(row: str) -> str:
+    """A general-morale row (``GeneralMoraleChanged.row``) by its text in rules.toml, small inside a sentence
+    ("a unit whose starting Us was 15 or more is destroyed"); an unknown key in plain words."""
+    from iwgt.games.coloured_dice.rules import rules
+
+    found = rules().general_morale.get(row)
+    if found is None:
+        return why(row)
+    return found.text[:1].lower() + found.text[1:]
 
 
 def _general_morale(e: Any, n: Names) -> str:
-    return f"General morale of {n.side(e.seat)} {signed(e.change)} ({why(e.row)}): now {signed(e.value)}."
+    row = gm_row_text(e.row)
+    return f"General morale of {n.side(e.seat)} {signed(e.change)} ({row}): now {signed(e.value)}."
 
 
 def _victory_points(e: Any, n: Names) -> str:
@@ -559,7 +604,8 @@ def _spirit_called(e: Any, n: Names) -> str:
 
 
 def _spirit_departed(e: Any, n: Names) -> str:
-    return f"{n.the(e.unit)}: {spell_name(e.spirit)} departs to the spirit world ({why(e.why)})."
+    said = DEPARTS.get(e.why, why(e.why))
+    return f"{n.the(e.unit)}: {spell_name(e.spirit)} departs to the spirit world ({said})."
 
 
 def _spirit_pulled(e: Any, n: Names) -> str:
