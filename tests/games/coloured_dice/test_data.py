@@ -158,8 +158,8 @@ def test_every_constant_from_a_missing_part_of_the_source_is_designed_cd_ms() ->
     designed = {n for n, s in r.constant_sources.items() if s.designed}
     assert {"contact_eps", "enemy_gap", "max_range_bands", "few_models", "fall_back", "tight_morale_bonus",
             "general_morale_start", "objective_range", "break_fraction", "shaman_spirit_range", "rounds",
-            "reaction_die"} <= designed  # fmt: skip
-    text = {"morale_min", "morale_max", "leader_factor", "reaction_inches_per_die", "spirit_range",
+            "reaction_die", "reaction_inches_per_die"} <= designed  # fmt: skip
+    text = {"morale_min", "morale_max", "leader_factor", "spirit_range",
               "coherency", "skirmish_coherency", "actions_per_turn", "will_default"}  # fmt: skip
     assert not designed & text
 

@@ -11,10 +11,10 @@ import math
 import pytest
 
 from iwgt.core.errors import IllegalAction
-from iwgt.core.protocol import CHANCE
+from iwgt.core.protocol import CHANCE, Event
 from iwgt.games.coloured_dice import movement
-from iwgt.games.coloured_dice.actions import Charge, Move, Reform
-from iwgt.games.coloured_dice.state import MoveRoll
+from iwgt.games.coloured_dice.actions import Charge, Move, React, Reform
+from iwgt.games.coloured_dice.state import CdState, MoveRoll
 from iwgt.geometry.trays import tray_gap
 
 from .kit import GAME, battle, roll, square, unit
@@ -145,11 +145,19 @@ def test_a_move_may_not_cross_another_unit() -> None:
         GAME.apply(st, Move(0, ((10.0, 9.0),), 0.0))
 
 
+def _charged(st: CdState, order: Charge) -> tuple[CdState, list[Event]]:
+    """The charge ordered and the target's reaction declined (CD-RE-02: each started 8" of the gap gives a
+    die, so every charge from a distance asks)."""
+    asked, events = GAME.apply(st, order)
+    after, more = GAME.apply(asked, React(False))
+    return after, events + more
+
+
 def test_charge_ends_in_contact_flush_and_centred() -> None:
     """CD-MS-16: the target's front is at y = 9.5; the charger ends flush on it, centred, facing it: its
-    centre at (10, 8.5), 3.5" from where it stood; no reaction under 8" (CD-RE-01)."""
+    centre at (10, 8.5), 3.5" from where it stood; the reaction (1 die from 3.5", CD-RE-02) declined."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 11, 10.5, files=6)])
-    after, events = GAME.apply(st, Charge(0, 1))
+    after, events = _charged(st, Charge(0, 1))
     assert after.pending == ()
     u = after.unit(0)
     assert u.tray.centre == pytest.approx((11.0, 8.5))
@@ -169,7 +177,7 @@ def test_charge_needs_line_of_sight() -> None:
     with pytest.raises(IllegalAction, match="cannot see"):
         GAME.apply(st, Charge(0, 1))
     open_ground = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 10, files=6)])
-    after, _ = GAME.apply(open_ground, Charge(0, 1))
+    after, _ = _charged(open_ground, Charge(0, 1))
     assert movement.engaged(after, after.unit(0)) == [1]
 
 
@@ -181,8 +189,8 @@ def test_charge_out_of_reach_is_refused() -> None:
 
 
 def test_long_charge_asks_for_a_reaction() -> None:
-    """CD-RE-01: riders (8") charging from 8" away: floor(8 / 8) = 1 reaction die is offered to the target's
-    owner before contact."""
+    """CD-RE-01/02: riders (8") charging from 8" away: 8 / 8 rounded up = 1 reaction die is offered to the
+    target's owner before contact."""
     st = battle([unit(0, "riders", 10, 4, files=3), unit(1, "spear_wall", 10, 15, files=6)])
     gap = tray_gap(st.unit(0).tray, st.unit(1).tray)
     assert gap == pytest.approx(8.0)
@@ -196,7 +204,7 @@ def test_long_charge_asks_for_a_reaction() -> None:
 def test_engaged_unit_may_not_move_or_charge() -> None:
     """Designed: a unit in contact with an enemy may only fight, cast or reform in place."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 11, 10.5, files=6)])
-    after, _ = GAME.apply(st, Charge(0, 1))
+    after, _ = _charged(st, Charge(0, 1))
     with pytest.raises(IllegalAction, match="engaged"):
         GAME.apply(after, Move(0, ((10.0, 6.0),), 0.0))
 
@@ -253,7 +261,7 @@ def test_a_charge_through_a_river_rolls_then_makes_contact_or_stops_short() -> N
     units = [unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 9.5, files=6)]
     river = square("river", 0, 6.5, 20, 7.5)
     st = battle(units, features=[river])
-    declared, _ = GAME.apply(st, Charge(0, 1))
+    declared, _ = _charged(st, Charge(0, 1))
     assert GAME.to_move(declared) == CHANCE
     hit, events = roll(declared, [1])
     assert movement.engaged(hit, hit.unit(0)) == [1]

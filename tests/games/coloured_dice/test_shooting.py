@@ -112,7 +112,7 @@ def test_cd_gm_09_a_friend_destroyed_by_own_fire_costs_a_d6() -> None:
 
 
 def test_cd_re_a_reaction_at_16_inches_rolls_2_yellow_dice_and_stands_and_shoots() -> None:
-    """CD-RE-01/02: floor(16 / 8) = 2 yellow dice; 2 + 1 = 3 over slowness 2: the javelin men shoot the
+    """CD-RE-01/02: 16 / 8 rounded up = 2 yellow dice; 2 + 1 = 3 over slowness 2: the javelin men shoot the
     charger at once (CD-MS-14 designed). Yellow faces: 1 -> 1, 2 -> 2, 3..6 -> miss."""
     jav = unit(0, 0, "javelins", (20.0, 5.0), models=4, files=4)
     charger = unit(1, 1, "militia", (20.0, 22.0), models=4)  # near edge y = 21.5: 16" from y = 5.5
@@ -125,13 +125,18 @@ def test_cd_re_a_reaction_at_16_inches_rolls_2_yellow_dice_and_stands_and_shoots
     assert (shot.attack, shot.unit, shot.target, shot.dice) == ("stand_and_shoot", 0, 1, ("blue",) * 4)
 
 
-def test_cd_re_a_failed_reaction_does_nothing_and_under_8_inches_there_is_none() -> None:
-    """CD-RE-01: a total of 2 is not over slowness 2; under 8" no dice, no question."""
+def test_cd_re_a_failed_reaction_does_nothing_and_each_started_8_inches_gives_a_die() -> None:
+    """CD-RE-01: a total of 2 is not over slowness 2. CD-RE-02 decision: distance / 8 rounded up (each started
+    8" a die, as the range bands count): 7" and 8" -> 1 die, 8.5" -> 2; trays touching -> none."""
     jav = unit(0, 0, "javelins", (20.0, 5.0), models=4, files=4)
     charger = unit(1, 1, "militia", (20.0, 22.0), models=4)
     st, ev = drive(resolve.begin_reaction(state(jav, charger, seat=1), 0, 1), [React(True), 2, 3])
     assert not of(ev, ReactionRolled)[0].success
     assert not st.pending
-    near = unit(1, 1, "militia", (20.0, 13.0), models=4)  # 7" away
-    st2, _ = resolve.begin_reaction(state(jav, near, seat=1), 0, 1)
-    assert not st2.pending
+    for y, dice in ((13.0, 1), (14.0, 1), (14.5, 2)):  # the militia's near edge y - 0.5: 7", 8", 8.5" away
+        near = unit(1, 1, "militia", (20.0, y), models=4)
+        st2, _ = resolve.begin_reaction(state(jav, near, seat=1), 0, 1)
+        assert st2.top == ReactAsk(0, 0, 1, dice)
+    touching = unit(1, 1, "militia", (20.0, 6.0), models=4)
+    st3, _ = resolve.begin_reaction(state(jav, touching, seat=1), 0, 1)
+    assert not st3.pending

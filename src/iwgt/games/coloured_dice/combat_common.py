@@ -5,9 +5,10 @@ Pure functions of ``CdState``; nothing here decides a rule beyond what its docst
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.combat_events import GeneralMoraleChanged
@@ -55,6 +56,19 @@ def own_fire_share() -> tuple[int, int]:
 def reaction_inches_per_die() -> float:
     """Inches of distance per reaction die (CD-RE-02)."""
     return float(_constant("reaction_inches_per_die"))
+
+
+REACTION_SLACK: Final = 1e-9
+"""Floating-point slack: a gap of exactly 8" is one started 8", not two."""
+
+
+def reaction_dice(gap: float) -> int:
+    """The yellow dice a unit charged from ``gap`` inches reacts with (CD-RE-02 decision): one per STARTED
+    ``reaction_inches_per_die`` (distance / 8 rounded up, as the range bands count: 1 die up to 8", 2 up to
+    16"); none for trays already touching."""
+    if gap <= CONTACT_EPS:
+        return 0
+    return max(0, math.ceil(gap / reaction_inches_per_die() - REACTION_SLACK))
 
 
 @cache

@@ -19,7 +19,6 @@ handles its own frames before calling here).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
@@ -29,7 +28,7 @@ from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import CHANCE, ChanceOutcome, Event, Seat
 from iwgt.games.coloured_dice import fight, general_morale, heroes, morale_flow, shooting, wounds
 from iwgt.games.coloured_dice.actions import Action, BearWound, Hero, React, Resist
-from iwgt.games.coloured_dice.combat_common import CONTACT_EPS, prof, reaction_die, reaction_inches_per_die
+from iwgt.games.coloured_dice.combat_common import CONTACT_EPS, prof, reaction_dice, reaction_die
 from iwgt.games.coloured_dice.combat_events import ReactionRolled, WillSpent
 from iwgt.games.coloured_dice.dice import die, face_value
 from iwgt.games.coloured_dice.pending import (
@@ -336,13 +335,14 @@ def push_then(state: CdState, tag: str, data: tuple[int | float | str, ...] = ()
 
 
 def begin_reaction(state: CdState, unit_id: int, charger_id: int) -> Step:
-    """A charged unit may react (CD-RE-01/02): floor(distance / 8) yellow dice, asked of its owner.
+    """A charged unit may react (CD-RE-01/02): ``reaction_dice`` (distance / 8 rounded up) yellow dice,
+    asked of its owner.
 
     Called by the core when a charge is declared, before the charger moves (the distance is the trays' gap at
     the start of the charge); push the charge's own ``Then`` first so that it completes after the reaction.
-    No dice (under 8"): nothing is asked."""
+    No dice (trays touching): nothing is asked."""
     u, c = state.unit(unit_id), state.unit(charger_id)
-    dice = math.floor(tray_gap(u.tray, c.tray) / reaction_inches_per_die())
+    dice = reaction_dice(tray_gap(u.tray, c.tray))
     if dice <= 0 or not u.on_table:
         return state, []
     events: list[Event] = []
