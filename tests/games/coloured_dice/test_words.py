@@ -16,7 +16,15 @@ from iwgt.games.coloured_dice import actions as act
 from iwgt.games.coloured_dice import combat_events as ce
 from iwgt.games.coloured_dice import events as ev
 from iwgt.games.coloured_dice import magic as mg
-from iwgt.games.coloured_dice.words import SAYERS, SILENT_ACTIONS, CdWords, Names, pool_words, singular
+from iwgt.games.coloured_dice.words import (
+    SAYERS,
+    SILENT_ACTIONS,
+    CdWords,
+    Names,
+    pool_words,
+    question_text,
+    singular,
+)
 
 WORDS = CdWords()
 
@@ -34,6 +42,7 @@ OBS = {
         {"id": 5, "seat": 1, "name": "The Master of Pohjola", "us_kind": "iUs", "start_models": 1},
         {"id": 6, "seat": 1, "name": "Louhi's house-guard", "us_kind": "Us", "start_models": 10},
         {"id": 7, "seat": 0, "name": "Priest of Ukko", "us_kind": "iUs", "start_models": 1},
+        {"id": 8, "seat": 1, "name": "Poison archers", "us_kind": "Us", "start_models": 10, "slowness": 4},
     ],
     "features": [{"id": 0, "kind": "river", "name": "River"}],
     "objectives": [
@@ -277,3 +286,68 @@ def test_causes_and_rows_are_said_in_words_not_keys() -> None:
     assert said is not None and said.startswith(
         "The Thralls of Pohjola test morale (casualties from shooting): 7"
     )
+
+
+def test_each_question_comes_with_its_sentence() -> None:
+    """The question asked (the observation's ``awaiting``) in one sentence with its verbs agreeing: the roll a
+    hero's points would change as it stands (white faces 2, 2, 2, 1 and a miss: 7 points, armour 1: 7 // 2 = 3
+    wounds, CD-FI-05), a reaction's dice (CD-RE-01), a bear-wound die, Will against a spell."""
+    n = Names(OBS)
+    hero = {
+        "kind": "hero", "seat": 0, "unit": 4, "range": [0, 2], "adjust": 0, "on": "attack", "attack": "shot",
+        "dice": ["white"] * 5, "faces": [3, 3, 3, 1, 4], "source": 8, "target": 4, "armour": 1,
+    }  # fmt: skip
+    assert question_text(hero, n) == (
+        "Lemminkäinen may spend hero points on the Poison archers' shot: 7 points against armour 1, 3 wounds "
+        "(0 to +2)."
+    )
+    own = {**hero, "unit": 0, "source": 0, "target": 3, "attack": "fight", "adjust": 1, "range": [-3, 0]}
+    assert question_text(own, n) == (
+        "The Spearmen of Kaleva may spend hero points on the blows at the Thralls of Pohjola: 8 points "
+        "against armour 1, 4 wounds (-3 to 0)."
+    )
+    morale = {
+        "kind": "hero",
+        "unit": 4,
+        "range": [-1, 1],
+        "adjust": 0,
+        "on": "morale",
+        "faces": [3, 4],
+        "tested": 3,
+    }
+    assert question_text(morale, n) == (
+        "Lemminkäinen may spend hero points on the Thralls of Pohjola's morale test: 2d6 total 7 (-1 to +1)."
+    )
+    react = {"kind": "react", "unit": 8, "charger": 0, "dice": ["yellow"] * 3}
+    assert question_text(react, n) == (
+        "The Poison archers may react to the charge of the Spearmen of Kaleva: 3 yellow dice, a total over "
+        "slowness 4 reacts."
+    )
+    bear = {"kind": "bear_wound", "unit": 1, "colour": "black", "wounds": 2}
+    assert question_text(bear, n) == (
+        "The Troll of Pohjola may roll a black bear-wound die against 2 wounds coming through."
+    )
+    resist = {"kind": "resist", "unit": 5, "cost": 2, "spell": "dread"}
+    assert question_text(resist, n).startswith("The Master of Pohjola may spend 2 Will to resist ")
+    pool = {"kind": "roll", "attack": "shot", "source": 8, "target": 1, "dice": ["green"] * 10, "armour": 3}
+    assert (
+        question_text(pool, n)
+        == "The Poison archers roll 10 green dice at the Troll of Pohjola, against armour 3."
+    )
+    pool = {**pool, "source": 1, "target": 8}
+    assert question_text(pool, n).startswith("The Troll of Pohjola rolls 10 green dice at the Poison archers")
+
+
+def test_the_observation_s_question_carries_its_sentence() -> None:
+    """observe() puts the sentence under ``awaiting.text`` (the screen shows it as given)."""
+    from iwgt.games.coloured_dice.actions import Shoot
+    from iwgt.games.coloured_dice.observe import observe
+
+    from .kit import GAME, battle, unit
+
+    st = battle([unit(0, "archers", 10, 10, army="kaleva"), unit(1, "thralls", 10, 20, army="pohjola")])
+    st, _ = GAME.apply(st, Shoot(0, 1))
+    awaited = observe(st, None)["awaiting"]
+    assert awaited["kind"] == "roll"
+    assert awaited["text"].startswith("The Human archers roll ")
+    assert "at the Thralls of Pohjola, against armour" in awaited["text"]

@@ -312,7 +312,7 @@ def observe(state: CdState, seat: Seat | None) -> JSON:
         from iwgt.games.coloured_dice.actions import action_to_json
 
         asked = [action_to_json(a) for a in resolve.questions(state, seat)]
-    return {
+    obs: JSON = {
         "game": GAME,
         "round": state.round,
         "rounds": state.rounds,
@@ -348,6 +348,12 @@ def observe(state: CdState, seat: Seat | None) -> JSON:
         "questions": asked,
         "result": None if state.over is None else state.over.to_json(),
     }
+    awaited = obs["awaiting"]
+    if awaited is not None:  # the die awaited or the question asked in one sentence of the game's words
+        from iwgt.games.coloured_dice.words import Names, question_text
+
+        awaited["text"] = question_text(awaited, Names(obs))
+    return obs
 
 
 def state_to_json(state: CdState) -> JSON:

@@ -126,6 +126,7 @@ class Names:
         self.units: dict[Any, str] = {}
         self.seats: dict[Any, int] = {}
         self.single: set[Any] = set()  # units of one model (a hero, a troll): "the Troll rolls"
+        self.slowness: dict[Any, int] = {}
         for u in observation.get("units", []) or []:
             if isinstance(u, dict) and "id" in u:
                 self.units[u["id"]] = str(u.get("name") or f"unit {u['id']}")
@@ -133,6 +134,8 @@ class Names:
                     self.single.add(u["id"])
                 if isinstance(u.get("seat"), int):
                     self.seats[u["id"]] = u["seat"]
+                if isinstance(u.get("slowness"), int):
+                    self.slowness[u["id"]] = u["slowness"]
         self.features: dict[Any, str] = {
             f["id"]: str(f.get("name") or f.get("kind") or "terrain")
             for f in observation.get("features", []) or []
@@ -694,6 +697,103 @@ def action_sentence(action: JSON, actor: Seat, n: Names) -> str | None:
         case "resist":  # Will spent is told by SpellResisted
             return None if action.get("spend") else f"{n.side_subj(actor, 'do')} not resist the spell."
     return f"{n.Side(actor)}: {str(kind or 'acts').replace('_', ' ')}."
+
+
+ROLLS: Final = {
+    "fight": "blows",
+    "back": "blows back",
+    "shot": "shot",
+    "stand_and_shoot": "stand-and-shoot",
+    "spell": "spell",
+}
+"""An attack's roll as a noun, for a question about it (``the Poison archers' shot``)."""
+
+
+def possessive(said: str) -> str:
+    """``the Spearmen`` -> ``the Spearmen's``; a name ending in s takes the apostrophe alone
+    (``the Poison archers'``); a name told by its side keeps the side after it."""
+    return f"{said}'" if said.endswith("s") else f"{said}'s"
+
+
+def _roll_result(q: Mapping[str, Any]) -> str:
+    """The roll a question is about as it stands (hero points already moved counted): an attack's points,
+    kills, armour and wounds (CD-FI-05, CD-DI-13), or a morale test's 2d6 total."""
+    from iwgt.games.coloured_dice import dice as dc
+
+    faces = list(q.get("faces") or [])
+    adjust = int(q.get("adjust") or 0)
+    if q.get("on") == "morale":
+        return f"2d6 total {sum(int(f) for f in faces) + adjust}"
+    try:
+        rolled = dc.total(list(q.get("dice") or []), faces)
+    except (KeyError, ValueError, TypeError):
+        return ""
+    points = max(0, rolled.points + adjust)
+    said = count(points, "point") + (f" and {count(rolled.kills, 'kill')}" if rolled.kills else "")
+    armour = q.get("armour")
+    if not isinstance(armour, int):
+        return said
+    return f"{said} against armour {armour}, {count(dc.wounds(points, rolled.kills, armour), 'wound')}"
+
+
+def question_text(q: Mapping[str, Any], n: Names) -> str:
+    """The die awaited or the question asked (the observation's ``awaiting``) as one sentence, its verbs
+    agreeing with the names: "Lemminkäinen may spend hero points on the Poison archers' shot: 7 points
+    against armour 1, 3 wounds (0 to +2)." """
+    kind = q.get("kind")
+    unit = q.get("unit")
+    pool = pool_words(q.get("dice") or [])
+    if kind == "hero":
+        if q.get("on") == "morale":
+            tested = q.get("tested")
+            about = "the morale test" if tested == unit else f"{possessive(n.the_(tested))} morale test"
+        else:
+            src = q.get("source")
+            roll = ROLLS.get(str(q.get("attack")), "attack")
+            about = f"the {roll}" if src == unit else f"{possessive(n.the_(src))} {roll}"
+            if q.get("target") is not None and q.get("target") != unit:
+                about += f" at {n.the_(q.get('target'))}"
+        lo, hi = [*list(q.get("range") or []), 0, 0][:2]
+        result = _roll_result(q)
+        return (
+            f"{n.the(unit)} may spend hero points on {about}"
+            + (f": {result}" if result else "")
+            + f" ({signed(int(lo))} to {signed(int(hi))})."
+        )
+    if kind == "bear_wound":
+        return (
+            f"{n.the(unit)} may roll a {q.get('colour', '')} bear-wound die against "
+            f"{count(int(q.get('wounds') or 0), 'wound')} coming through."
+        )
+    if kind == "react":
+        dice = len(q.get("dice") or [])
+        slow = n.slowness.get(unit)
+        over = f", a total over slowness {slow} reacts" if slow is not None else ""
+        return (
+            f"{n.the(unit)} may react to the charge of {n.the_(q.get('charger'))}: "
+            f"{count(dice, 'yellow die', 'yellow dice')}{over}."
+        )
+    if kind == "resist":
+        return f"{n.the(unit)} may spend {q.get('cost')} Will to resist {spell_name(q.get('spell'))}."
+    if kind == "morale":
+        reason = REASONS.get(str(q.get("reason")), why(str(q.get("reason"))))
+        return f"{n.subj(unit, 'test')} morale ({reason}): 2d6 to roll."
+    if kind == "roll" and q.get("attack") is not None and q.get("target") is not None:
+        if q.get("attack") == "spell":
+            return f"{n.subj(q.get('target'), 'are')} struck by a spell: {pool} to roll."
+        return (
+            f"{n.subj(q.get('source'), 'roll')} {pool} at {n.the_(q.get('target'))}, "
+            f"against armour {q.get('armour')}."
+        )
+    if kind == "roll" and q.get("feature") is not None and unit is not None:
+        return f"{n.subj(unit, 'roll')} a d6 for the {n.feature(q.get('feature'))}."
+    if kind == "roll" and q.get("charger") is not None and unit is not None:
+        return f"{n.subj(unit, 'roll')} {pool} to react to {n.the_(q.get('charger'))}."
+    if kind == "roll" and unit is not None and q.get("wounds") is not None:
+        wounds = count(int(q.get("wounds") or 0), "wound")
+        return f"{n.subj(unit, 'roll')} a bear-wound die against {wounds}."
+    purpose = str(q.get("purpose") or "a die")
+    return purpose[:1].upper() + purpose[1:] + "."
 
 
 class CdWords:
