@@ -12,6 +12,8 @@ from tests.games.coloured_dice.kit import GAME, battle, unit
 
 from iwgt.games.coloured_dice import combat_events as ce
 from iwgt.games.coloured_dice import events as ev
+from iwgt.games.coloured_dice.actions import action_from_json
+from iwgt.games.coloured_dice.pending import ReactAsk
 from iwgt.games.coloured_dice.table import ATTACK_MS, CdAdapter, range_bands
 from iwgt.geometry.trays import Tray
 
@@ -170,19 +172,27 @@ def test_a_pool_being_rolled_lights_both_units_and_a_question_pulses_on_its_unit
 def test_a_charge_target_shows_where_the_charger_ends_and_the_reaction_dice_cd_ms_16() -> None:
     """Riders (6 in loose formation, 5 files: a 5" x 4" tray at (20, 6), front edge y = 8) charge the Thralls
     (5" x 3" at (20, 16) facing them, front edge y = 14.5): 6.5" apart, the riders end flush at y = 14.5, so
-    centred at (20, 12.5); under 8" the thralls have no reaction dice (CD-RE-02)."""
+    centred at (20, 12.5); up to 8" the thralls react with 1 yellow die (distance / 8 rounded up, CD-RE-02
+    decision), as the rules ask it (the reaction question after the charge is declared); thralls: slowness
+    3."""
     state = battle([unit(0, "riders", 20, 6), unit(1, "thralls", 20, 16), unit(1, "troll", 40, 30)])
     sel = TABLE.selection(GAME, state, 0, 0)
     [charge] = [t for t in sel["targets"] if t["kind"] == "charge"]
     contact = charge["contact"]
     assert (contact["centre"], contact["facing"], contact["gap"]) == ([20.0, 12.5], 0.0, 6.5)
-    assert contact["distance"] == 6.5 and contact["allowance"] == 8.0 and contact["reaction_dice"] == 0
+    assert contact["distance"] == 6.5 and contact["allowance"] == 8.0
+    assert (contact["reaction_dice"], contact["reaction_colour"]) == (1, "yellow")
+    asked, _ = GAME.apply(state, action_from_json(charge["action"]))
+    assert isinstance(asked.top, ReactAsk) and asked.top.dice == contact["reaction_dice"]
     lit = [x for x in sel["lights"] if x["effect"] == "charge"]
     # Two: the target's tray and where the charger ends (its front corners on the thralls' front edge).
     assert len(lit) == 2 and any([17.5, 14.5] in x["area"] and [17.5, 10.5] in x["area"] for x in lit)
     preview = TABLE.preview(GAME, state, 0, charge["action"])
     assert preview["legal"] and preview["contact"] == contact
-    assert preview["lines"] == ['The Riders of Kaleva charge the Thralls of Pohjola in the front from 6.5".']
+    assert preview["lines"] == [
+        "The Thralls of Pohjola may react to the charge of the Riders of Kaleva: 1 yellow die, a total over "
+        "slowness 3 reacts."
+    ]  # the charge is told once the reaction is answered
 
 
 def test_the_report_gives_each_morale_test_s_dice_and_verdict_cd_mo_02() -> None:
@@ -193,5 +203,6 @@ def test_the_report_gives_each_morale_test_s_dice_and_verdict_cd_mo_02() -> None
     [m] = report["morale"]
     assert (m["unit"], m["dice"], m["target"], m["passed"]) == (2, [4, 5], 10, False)
     assert m["text"] == (
-        "The Thralls of Pohjola test morale (shot): 9 (+1 for the round's losses) = 10, not under 10: failed."
+        "The Thralls of Pohjola test morale (casualties from shooting): 9 (+1 for the round's losses) = 10, "
+        "not under 10: failed."
     )

@@ -455,8 +455,12 @@ class CdAdapter:
             )
         if isinstance(a, act.Charge):
             out["contact"] = charge_contact(st, a)
-        names = Names(game.observe(after, seat))
+        seen = game.observe(after, seat)
+        names = Names(seen)
         out["lines"] = [said for e in events if e.visible_to(seat) and (said := sentence(e, names))]
+        asked = seen.get("awaiting")
+        if isinstance(asked, dict) and asked.get("seat") is not None and asked.get("text"):
+            out["lines"].append(asked["text"])  # the question the order brings (a charge: the reaction)
         moved = next((e for e in events if type(e).__name__ == "UnitMoved"), None)
         if moved is not None:
             out["move"] = {
@@ -570,15 +574,15 @@ def attack_kind(e: Any) -> str:
 
 def charge_contact(state: Any, charge: act.Charge) -> JSON | None:
     """Where a charge ends (flush and centred on the side it meets, CD-MS-16), how far the tray goes, the
-    charger's allowance and the start gap, and the yellow dice the target may react with: one per full
-    ``reaction_inches_per_die`` of the gap (CD-RE-02 decided); None when the rules refuse the charge."""
+    charger's allowance and the start gap, and the dice the target may react with (the rules' own count,
+    ``combat_common.reaction_dice``, CD-RE-02 decided) and their colour; None when the rules refuse the
+    charge."""
+    from iwgt.games.coloured_dice.combat_common import reaction_dice, reaction_die
     from iwgt.games.coloured_dice.movement import plan_charge
-    from iwgt.games.coloured_dice.rules import rules
 
     plan = plan_charge(state, state.unit(charge.unit), charge.target)
     if isinstance(plan, str):
         return None
-    per_die = rules().constants.reaction_inches_per_die
     return {
         "centre": _xy(plan.end.centre),
         "facing": round(float(plan.end.facing), 2),
@@ -586,7 +590,8 @@ def charge_contact(state: Any, charge: act.Charge) -> JSON | None:
         "distance": round(plan.distance, 2),
         "allowance": round(plan.allowance, 2),
         "gap": round(plan.gap, 2),
-        "reaction_dice": math.floor(plan.gap / per_die),
+        "reaction_dice": reaction_dice(plan.gap),
+        "reaction_colour": reaction_die(),
     }
 
 
