@@ -12,17 +12,18 @@ A second move in a turn is a march: refused in tight order (CD-AC-08) and after 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from shapely.geometry import MultiPoint, Polygon
 from shapely.ops import unary_union
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import Event
-from iwgt.games.coloured_dice import formation
+from iwgt.games.coloured_dice import formation, resolve
+from iwgt.games.coloured_dice import rules as data
 from iwgt.games.coloured_dice.events import (
     BushesCleared,
     TerrainRolled,
@@ -30,9 +31,25 @@ from iwgt.games.coloured_dice.events import (
     UnitMoved,
     UnitReformed,
 )
-from iwgt.games.coloured_dice.state import CdState, MoveRoll, Unit
+from iwgt.games.coloured_dice.flow import actions_for
+from iwgt.games.coloured_dice.magic import leash_refusal
+from iwgt.games.coloured_dice.magic_bonus import move_bonus
+from iwgt.games.coloured_dice.pending import Then
+from iwgt.games.coloured_dice.rules import Profile, move_allowance, orders_for, profile, rules
+from iwgt.games.coloured_dice.state import CdState, MoveRoll, TerrainPiece, Unit
+from iwgt.games.coloured_dice.terrain import (
+    MoveTax,
+    blocked_pieces,
+    convex_apart,
+    convex_hull_xy,
+    move_taxes,
+    piece_box,
+    piece_polygon,
+)
+from iwgt.games.coloured_dice.terrain import sees as terrain_sees
 from iwgt.geometry.trays import (
     Tray,
+    engaged_edge,
     facing_towards,
     facing_vector,
     leg_sweep,
@@ -42,11 +59,6 @@ from iwgt.geometry.trays import (
     trays_overlap,
     within_table,
 )
-
-if TYPE_CHECKING:
-    from iwgt.games.coloured_dice.pending import Then
-    from iwgt.games.coloured_dice.rules import Profile
-    from iwgt.games.coloured_dice.terrain import MoveTax
 
 XY = tuple[float, float]
 Step = tuple[CdState, list[Event]]
@@ -73,6 +85,8 @@ OFFER_ENEMIES: Final = 3
 """Moves are offered towards the nearest few enemy units."""
 ROUNDING_MARGIN: Final = 0.02
 """Offered ends are rounded to hundredths a hair inside the reach."""
+LANE_SLACK: Final = 0.1
+"""Inches beyond the stopping gap within which a shape is still looked at by an offered slide."""
 MIN_OFFER: Final = 0.5
 """No move shorter than this (inches) is offered."""
 DIE_MAX: Final = 6
@@ -84,8 +98,6 @@ DIE_MAX: Final = 6
 
 def profile_of(unit: Unit) -> Profile:
     """The unit's profile (``data/armies.toml``)."""
-    from iwgt.games.coloured_dice.rules import profile
-
     return profile(unit.army, unit.key)
 
 
@@ -97,8 +109,6 @@ def has(p: Profile, ability: str) -> bool:
 def terrain_class(p: Profile) -> str:
     """How terrain treats the unit (CD-TE, CD-MS-08): by its kind (monsters and characters on foot as
     infantry), mounted ones as cavalry, immaterial spirits ignore it (``spirit``)."""
-    from iwgt.games.coloured_dice import rules as data
-
     if has(p, "immaterial"):
         return "spirit"
     if has(p, "mounted"):
@@ -108,8 +118,6 @@ def terrain_class(p: Profile) -> str:
 
 def orders_of(p: Profile) -> tuple[str, ...]:
     """The orders a unit may take: loose or tight with 'formation', skirmish with 'skirmish', else open."""
-    from iwgt.games.coloured_dice.rules import orders_for
-
     return tuple(orders_for(p))
 
 
@@ -121,8 +129,6 @@ def unit_tray(p: Profile, order: str, centre: XY, facing: float, models: int, fi
 def allowance(state: CdState, unit: Unit) -> float:
     """The inches of one move action (designed, by kind: rules.move_allowance; a mounted character as
     cavalry), with rune, spirit and spell bonuses (magic's ``move_bonus``, which reads the buffs too)."""
-    from iwgt.games.coloured_dice.rules import move_allowance, rules
-
     p = profile_of(unit)
     base = float(move_allowance(p))
     if has(p, "mounted") and p.kind != CAVALRY:
@@ -132,8 +138,6 @@ def allowance(state: CdState, unit: Unit) -> float:
 
 def _magic_move_bonus(state: CdState, unit: Unit) -> float:
     """Runes', bound spirits' and running spells' move bonus (magic's query)."""
-    from iwgt.games.coloured_dice.magic_bonus import move_bonus
-
     return float(move_bonus(state, unit))
 
 
@@ -165,11 +169,77 @@ def _radius(t: Tray) -> float:
     return math.hypot(t.frontage, t.depth) / 2
 
 
-def _impassable(state: CdState, p: Profile) -> list[Polygon]:
-    """The ground the unit may not enter: impassable pieces (rocks), and forest for cavalry (CD-TE)."""
-    from iwgt.games.coloured_dice.terrain import blocked_area
+Box = tuple[float, float, float, float]
+"""A bounding box: min x, min y, max x, max y."""
 
-    return blocked_area(state.terrain(), terrain_class(p))
+FOREST_CLAUSE: Final = "CD-TE-14"
+"""Forests "prevent cavalry from passing": the clause a cavalry move into one is refused by."""
+
+
+@dataclass(frozen=True, slots=True)
+class Barrier:
+    """A terrain piece the unit may not enter (CD-TE), with its outline's polygon and bounding box."""
+
+    piece: TerrainPiece
+    polygon: Polygon
+    box: Box
+
+
+def barriers(state: CdState, p: Profile) -> list[Barrier]:
+    """The ground the unit may not enter: impassable pieces (rocks), and forest for cavalry (CD-TE)."""
+    return [
+        Barrier(piece, piece_polygon(piece.outline), piece_box(piece.outline))
+        for piece in blocked_pieces(state.terrain(), terrain_class(p))
+    ]
+
+
+def barrier_refusal(unit: Unit, p: Profile, piece: TerrainPiece, doing: str) -> str:
+    """Why the unit may not go onto the piece, naming the piece and the rule: "CD-TE-14: cavalry may not
+    enter the Forest"; ``doing`` says how it would ("cross it", "stand in it")."""
+    entry = rules().terrain.get(piece.kind)
+    name = piece.name or (entry.name if entry is not None else piece.kind)
+    if entry is not None and entry.infantry_blocked and entry.cavalry_blocked:
+        clause = entry.clauses[0] if entry.clauses else "CD-TE"
+        return f"{clause}: the {name} is impassable: no unit may enter it ({unit.name} would {doing})"
+    clause = (
+        FOREST_CLAUSE
+        if piece.kind == "forest"
+        else (entry.clauses[0] if entry and entry.clauses else "CD-TE")
+    )
+    return f"{clause}: {terrain_class(p)} may not enter the {name} ({unit.name} would {doing})"
+
+
+def _box_of(points: Sequence[XY]) -> Box:
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+class Sweep:
+    """The ground a move covers: convex parts for cheap tests, the exact polygon built only when needed."""
+
+    __slots__ = ("_build", "_polygon", "box", "parts")
+
+    def __init__(self, parts: list[list[XY]], build: Callable[[], Polygon]) -> None:
+        self.parts = parts
+        self.box = _box_of([q for part in parts for q in part])
+        self._build = build
+        self._polygon: Polygon | None = None
+
+    @property
+    def polygon(self) -> Polygon:
+        """The swept area as shapely sees it (built once, on the first exact test)."""
+        if self._polygon is None:
+            self._polygon = self._build()
+        return self._polygon
+
+    def clear_of(self, corners: Sequence[XY]) -> bool:
+        """Whether the sweep surely shares no area with this convex shape (each part apart from it)."""
+        return all(convex_apart(part, corners) for part in self.parts)
 
 
 def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[int] = ()) -> str | None:
@@ -192,9 +262,13 @@ def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[in
                     f'CD-MS-16: a move may not end within {ENEMY_GAP:g}" of an enemy ({other.name} would be '
                     f'{gap:.2f}" away): only a charge ends in contact'
                 )
-    poly = tray.polygon()
-    if any(poly.intersection(b).area > AREA_EPS for b in _impassable(state, profile_of(unit))):
-        return "CD-TE: the tray would stand on ground the unit may not enter"
+    p = profile_of(unit)
+    near = [b for b in barriers(state, p) if _boxes_meet(_box_of(tray.corners()), b.box)]
+    if near:
+        poly = tray.polygon()
+        for b in near:
+            if poly.intersection(b.polygon).area > AREA_EPS:
+                return barrier_refusal(unit, p, b.piece, "stand in it")
     return None
 
 
@@ -204,19 +278,26 @@ def _poly(tray: Tray) -> Polygon:
     return tray.polygon()
 
 
-def why_not_leg(state: CdState, unit: Unit, sweep: Polygon, *, ignore: Sequence[int] = ()) -> str | None:
-    """Why a swept area may not be crossed: another tray or impassable ground in the way (CD-MS-01)."""
-    x0, y0, x1, y1 = sweep.bounds
+def why_not_leg(state: CdState, unit: Unit, sweep: Sweep, *, ignore: Sequence[int] = ()) -> str | None:
+    """Why a swept area may not be crossed: another tray or impassable ground in the way (CD-MS-01).
+
+    Cheap tests first (bounding circles and boxes, separating axes of the convex parts); shapely's overlay
+    only decides the shapes those cannot part."""
+    x0, y0, x1, y1 = sweep.box
     for other in others(state, unit.id):
         if other.id in ignore:
             continue
         (cx, cy), r = other.tray.centre, _radius(other.tray)
         if cx + r < x0 or cx - r > x1 or cy + r < y0 or cy - r > y1:
             continue  # its bounding circle is clear of the swept area's box
-        if sweep.intersection(_poly(other.tray)).area > AREA_EPS:
+        if sweep.clear_of(other.tray.corners()):
+            continue
+        if sweep.polygon.intersection(_poly(other.tray)).area > AREA_EPS:
             return f"CD-MS-01: the move would cross {other.name}"
-    if any(sweep.intersection(b).area > AREA_EPS for b in _impassable(state, profile_of(unit))):
-        return "CD-TE: the move would cross ground the unit may not enter"
+    p = profile_of(unit)
+    for b in barriers(state, p):
+        if _boxes_meet(sweep.box, b.box) and sweep.polygon.intersection(b.polygon).area > AREA_EPS:
+            return barrier_refusal(unit, p, b.piece, "cross it")
     return None
 
 
@@ -237,8 +318,6 @@ def why_not_act(state: CdState, seat: int, uid: int) -> Unit | str:
 def _taxes(state: CdState, unit: Unit, path: Sequence[XY], facing: float | None) -> MoveTax:
     """The terrain taxes of a move along ``path`` (terrain.py): fixed inches, d6 pieces, blocked, pond,
     bushes crossed and cleared."""
-    from iwgt.games.coloured_dice.terrain import move_taxes
-
     cls = terrain_class(profile_of(unit))
     return move_taxes(
         unit.tray, path, state.terrain(), cls, models=unit.models, files=unit.files, facing=facing
@@ -271,6 +350,17 @@ def _sweep(start: Tray, centres: Sequence[XY]) -> Polygon:
     return shape if isinstance(shape, Polygon) else _hull([*start.corners()])
 
 
+def leg_sweeps(start: Tray, centres: Sequence[XY]) -> Sweep:
+    """The legs' sweep (``_sweep``, built only when needed) with a convex part per leg for the cheap tests."""
+    parts: list[list[XY]] = [list(start.corners())]
+    tray = start
+    for to in centres:
+        end = tray.moved(to)
+        parts.append(convex_hull_xy([*tray.corners(), *end.corners()]))
+        tray = end
+    return Sweep(parts, lambda: _sweep(start, centres))
+
+
 def _hull(points: Sequence[XY]) -> Polygon:
     """The convex hull of some points as a polygon."""
     hull = MultiPoint(list(points)).convex_hull
@@ -294,6 +384,11 @@ def plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> 
     why = why_not_move_now(state, unit)
     if why is not None:
         return why
+    return _plan_move(state, unit, path, facing, allowance(state, unit))
+
+
+def _plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float, reach: float) -> MovePlan | str:
+    """``plan_move`` once the unit may move now and its allowance is known (the offers check many moves)."""
     facing = normal_facing(facing)
     centres = tuple((float(x), float(y)) for x, y in path)
     length = 0.0
@@ -301,11 +396,9 @@ def plan_move(state: CdState, unit: Unit, path: Sequence[XY], facing: float) -> 
     for to in centres:
         length += math.dist(here, to)
         here = to
-    reach = allowance(state, unit)
     moving = length > MOVE_EPS
-    sweep = _sweep(unit.tray, centres) if moving else unit.tray.polygon()
     if moving:
-        why = why_not_leg(state, unit, sweep)
+        why = why_not_leg(state, unit, leg_sweeps(unit.tray, centres))
         if why is not None:
             return why
     end = unit.tray.moved(centres[-1], facing) if centres else unit.tray.pivoted(facing)
@@ -325,14 +418,10 @@ def _leash(state: CdState, unit: Unit, tray: Tray) -> str | None:
     """An immaterial spirit may not move beyond its leash to its owner (magic's, CD-MA-10/11)."""
     if unit.owner is None:
         return None
-    from iwgt.games.coloured_dice.magic import leash_refusal
-
     return leash_refusal(state, unit.id, tray)
 
 
 def _no_tax() -> MoveTax:
-    from iwgt.games.coloured_dice.terrain import MoveTax
-
     return MoveTax()
 
 
@@ -479,8 +568,6 @@ def _clear_bushes(state: CdState, unit: Unit, bushes: Sequence[int], stopped: bo
 
 def sees(state: CdState, viewer: Unit, target: Unit) -> bool:
     """Whether the viewer sees the target (terrain.py: forests block; no models block)."""
-    from iwgt.games.coloured_dice.terrain import sees as terrain_sees
-
     return bool(terrain_sees(viewer.tray, target.tray, state.terrain()))
 
 
@@ -516,8 +603,8 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
         return f"CD-MS-16: {unit.name} cannot see {target.name}"
     end = formation.charge_end(unit.tray, target.tray)
     distance = math.dist(unit.tray.centre, end.centre)
-    sweep = _hull([*unit.tray.corners(), *end.corners()])
-    why = why_not_leg(state, unit, sweep, ignore=(target.id,))
+    ends = [*unit.tray.corners(), *end.corners()]
+    why = why_not_leg(state, unit, Sweep([convex_hull_xy(ends)], lambda: _hull(ends)), ignore=(target.id,))
     if why is not None:
         return why
     why = why_not_stand(state, unit, end, ignore=(target.id,))
@@ -543,8 +630,6 @@ CHARGE_THEN: Final = "cd_charge"
 def apply_charge(state: CdState, unit: Unit, target_id: int) -> Step:
     """Order a charge: the action spent; the target may react first (CD-RE-01/02, combat's); then the
     charge's continuation rolls the terrain dice (if any) and makes contact."""
-    from iwgt.games.coloured_dice import resolve
-
     plan = plan_charge(state, unit, target_id)
     if isinstance(plan, str):
         raise IllegalAction(plan)
@@ -628,8 +713,6 @@ def _finish_charge(state: CdState, mr: MoveRoll) -> Step:
 
 
 def _side(charger: Tray, target: Tray) -> str:
-    from iwgt.geometry.trays import engaged_edge
-
     return str(engaged_edge(charger, target))
 
 
@@ -684,8 +767,6 @@ def why_not_rally(state: CdState, unit: Unit) -> str | None:
 
 
 def _full_actions(unit: Unit) -> int:
-    from iwgt.games.coloured_dice.flow import actions_for
-
     return actions_for(unit)
 
 
@@ -719,7 +800,7 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
     friends = [o.tray for o in others(state, unit.id) if o.seat == unit.seat]
     foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, tray.centre))
     blockers: list[Polygon | Tray] = [t for t in friends if math.dist(t.centre, tray.centre) <= near]
-    blockers += _impassable(state, profile_of(unit))
+    blockers += [b.polygon for b in barriers(state, profile_of(unit))]
     foe_trays: list[Polygon | Tray] = [e.tray for e in foes if math.dist(e.tray.centre, tray.centre) <= near]
     goals: list[tuple[XY, float | None]] = []
     for e in foes[:OFFER_ENEMIES]:
@@ -737,12 +818,16 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
     out: list[tuple[tuple[XY, ...], float]] = []
     seen: set[XY] = set()
     for d, most, shares in directions:
-        far = stop_short(
-            tray, d, most, stops_at=blockers, edges=(state.width, state.height), gap=GAP_EPS * 10
-        )
+        # Only the shapes near the lane the tray slides along can stop it: the rest are left out of the
+        # exact (and dear) slide, which then gives the same answer.
+        lane = _lane(tray, d, most, LANE_SLACK)
+        in_lane = [b for b in blockers if _boxes_meet(lane, _shape_box(b))]
+        lane = _lane(tray, d, most, ENEMY_GAP + LANE_SLACK)
+        far = stop_short(tray, d, most, stops_at=in_lane, edges=(state.width, state.height), gap=GAP_EPS * 10)
         dist = far.moved
-        if foe_trays:
-            dist = min(dist, stop_short(tray, d, most, stops_at=foe_trays, gap=ENEMY_GAP).moved)
+        foes_in_lane = [t for t in foe_trays if _boxes_meet(lane, _shape_box(t))]
+        if foes_in_lane:
+            dist = min(dist, stop_short(tray, d, most, stops_at=foes_in_lane, gap=ENEMY_GAP).moved)
         for share in shares:
             length = dist * share - ROUNDING_MARGIN
             if length < MIN_OFFER:
@@ -752,15 +837,27 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
                 continue
             seen.add(to)
             for facing in (offered_facing(state, unit, to), round(tray.facing, 1)):
-                plan = plan_move(state, unit, (to,), facing)
+                plan = _plan_move(state, unit, (to,), facing, reach)
                 if isinstance(plan, MovePlan):
                     out.append(((to,), facing))
                     break
     return out
 
 
+def _lane(tray: Tray, d: XY, most: float, slack: float) -> Box:
+    """The box of a tray sliding ``most`` inches along unit ``d``, widened by ``slack`` each way."""
+    end = tray.moved((tray.centre[0] + d[0] * most, tray.centre[1] + d[1] * most))
+    x0, y0, x1, y1 = _box_of([*tray.corners(), *end.corners()])
+    return x0 - slack, y0 - slack, x1 + slack, y1 + slack
+
+
+def _shape_box(shape: Polygon | Tray) -> Box:
+    if isinstance(shape, Tray):
+        return _box_of(shape.corners())
+    x0, y0, x1, y1 = shape.bounds
+    return float(x0), float(y0), float(x1), float(y1)
+
+
 def register() -> None:
     """Register the charge's continuation with the resolution stack (called when the game is built)."""
-    from iwgt.games.coloured_dice import resolve
-
     resolve.register_then(CHARGE_THEN, _charge_then)

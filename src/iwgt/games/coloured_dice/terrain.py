@@ -168,6 +168,60 @@ def piece_polygon(outline: tuple[XY, ...]) -> Polygon:
     return poly
 
 
+@lru_cache(maxsize=1024)
+def piece_box(outline: tuple[XY, ...]) -> tuple[float, float, float, float]:
+    """A piece's bounding box (min x, min y, max x, max y): a cheap test before the exact shapely ones."""
+    return piece_polygon(outline).bounds
+
+
+@lru_cache(maxsize=1024)
+def piece_hull(outline: tuple[XY, ...]) -> tuple[XY, ...]:
+    """The convex hull of a piece's outline (for the cheap separating-axis test)."""
+    return tuple(convex_hull_xy(outline))
+
+
+def convex_hull_xy(points: Sequence[XY]) -> list[XY]:
+    """The convex hull of some points, counter-clockwise (Andrew's monotone chain), without shapely."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def turn(o: XY, a: XY, b: XY) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[XY] = []
+    for q in pts:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], q) <= 0:
+            lower.pop()
+        lower.append(q)
+    upper: list[XY] = []
+    for q in reversed(pts):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], q) <= 0:
+            upper.pop()
+        upper.append(q)
+    return lower[:-1] + upper[:-1]
+
+
+def convex_apart(a: Sequence[XY], b: Sequence[XY]) -> bool:
+    """Whether two convex polygons' interiors are surely apart: an edge normal of either separates their
+    shadows (touching counts as apart: they share no area). A cheap test before shapely's overlays."""
+    for poly in (a, b):
+        n = len(poly)
+        for i in range(n):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+            nx, ny = y1 - y0, x0 - x1
+            pa = [x * nx + y * ny for x, y in a]
+            pb = [x * nx + y * ny for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two bounding boxes meet (touching counts: the exact test decides)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
 def _enters(area: BaseGeometry, poly: Polygon) -> bool:
     """Whether ``area`` meets the piece's interior (an edge or a corner touching it is not entering)."""
     if not area.intersects(poly):
@@ -262,6 +316,17 @@ def move_taxes(
     cls = TERRAIN_AS.get(terrain_class, terrain_class)
     if cls in IGNORES_TERRAIN:
         return MoveTax()
+    # Only pieces within the box of every tray the move passes through can be entered: most moves on open
+    # ground meet none, and pay nothing without a single shapely overlay.
+    box, parts = _move_box(start, path, facing)
+    pieces = [
+        p
+        for p in _standing(features)
+        if _boxes_meet(box, piece_box(p.outline))
+        and not all(convex_apart(part, piece_hull(p.outline)) for part in parts)
+    ]
+    if not pieces:
+        return MoveTax()
     table = _table(effects)
     ground = move_sweep(start, path, facing)
     shapely.prepare(ground)
@@ -271,7 +336,7 @@ def move_taxes(
     marching = False
     crossed: list[int] = []
     removed: list[int] = []
-    for piece in _standing(features):
+    for piece in pieces:
         eff = table.get(piece.kind, _NO_EFFECT)
         poly = piece_polygon(piece.outline)
         if not _enters(ground, poly):
@@ -293,6 +358,35 @@ def move_taxes(
     return MoveTax(fixed, tuple(d6), blocked, marching, tuple(crossed), tuple(removed))
 
 
+def _move_box(
+    start: Tray, path: Sequence[XY], facing: float | None
+) -> tuple[tuple[float, float, float, float], list[list[XY]]]:
+    """The bounding box of ``move_sweep``'s ground (of the corners of every tray the move passes through),
+    and its convex parts: the start tray, each leg's hull, the end tray at its final facing."""
+    trays = [start] + [start.moved(to) for to in path]
+    corners = [list(t.corners()) for t in trays]
+    parts = [corners[0]] + [convex_hull_xy(a + b) for a, b in itertools.pairwise(corners)]
+    if facing is not None:
+        parts.append(list(trays[-1].pivoted(facing).corners()))
+    xs = [x for part in parts for x, _ in part]
+    ys = [y for part in parts for _, y in part]
+    return (min(xs), min(ys), max(xs), max(ys)), parts
+
+
+def blocked_pieces(
+    features: Iterable[TerrainPiece],
+    terrain_class: str,
+    *,
+    effects: Mapping[str, TerrainEffect] | None = None,
+) -> list[TerrainPiece]:
+    """The standing pieces a unit of that terrain class may not enter (rocks; forests for cavalry...)."""
+    cls = TERRAIN_AS.get(terrain_class, terrain_class)
+    if cls in IGNORES_TERRAIN:
+        return []
+    table = _table(effects)
+    return [p for p in _standing(features) if table.get(p.kind, _NO_EFFECT).blocked(cls)]
+
+
 def blocked_area(
     features: Iterable[TerrainPiece],
     terrain_class: str,
@@ -300,13 +394,7 @@ def blocked_area(
     effects: Mapping[str, TerrainEffect] | None = None,
 ) -> list[Polygon]:
     """The pieces a unit of that terrain class may not enter (impassable ground; forests for cavalry...)."""
-    cls = TERRAIN_AS.get(terrain_class, terrain_class)
-    if cls in IGNORES_TERRAIN:
-        return []
-    table = _table(effects)
-    return [
-        piece_polygon(p.outline) for p in _standing(features) if table.get(p.kind, _NO_EFFECT).blocked(cls)
-    ]
+    return [piece_polygon(p.outline) for p in blocked_pieces(features, terrain_class, effects=effects)]
 
 
 def along(path: Sequence[XY], length: float) -> list[XY]:
