@@ -152,3 +152,9 @@ def change_gm(state: CdState, seat: int, change: int, event: str, events: list[E
 def gm_change(event: str) -> int | str:
     """A general-morale row's signed change, or "d6" (rolled once, with the row's sign)."""
     return general_morale_change(event)
+
+
+def hurt(u: Unit, models_before: int, wounds_before: int) -> bool:
+    """Whether wounds reached the unit through its armour since (models, wounds carried) were as given: a
+    model lost, or a wound more on its current model (CD-MS-03 decision: a single model wounded tests too)."""
+    return u.models < models_before or (u.models == models_before and u.wounds > wounds_before)

@@ -6,7 +6,8 @@ Each fighting model (``formation.fighters``: touching, a formation's whole front
 the second rank) rolls the melee dice of all its weapons (from the second rank only its reach-2 weapons);
 the armour is the target's + 1 when it stands higher (CD-TE-01) + buffs. The first striker's wounds are
 applied, then the SURVIVING models of the other side that still fight strike back (CD-FI-04). Then each unit
-that lost models in the fight tests morale with the round's losses (CD-MM-02), the one struck first first.
+that lost models (or took wounds through its armour, CD-MS-03 decision) in the fight tests morale with the
+round's losses (CD-MM-02), the one struck first first.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from iwgt.games.coloured_dice.combat_common import (
     fights_together,
     geo,
     hill_bonus,
+    hurt,
     in_contact,
     prof,
 )
@@ -63,7 +65,8 @@ def push_fight(state: CdState, unit_id: int, target_id: int, events: list[Event]
         raise IllegalAction(f"CD-FI-01: {a.name} is not in contact with {d.name}")
     first, second, why = order_of(state, a, d)
     events.append(FightBegun(first.id, second.id, why))
-    return state.push(FightStep(first.id, second.id, "first", (first.models, second.models)))
+    before = (first.models, second.models)
+    return state.push(FightStep(first.id, second.id, "first", before, (first.wounds, second.wounds)))
 
 
 def melee_dice(state: CdState, src: Unit, tgt: Unit) -> tuple[str, ...]:
@@ -111,9 +114,13 @@ def fight_step(state: CdState, step: FightStep, events: list[Event]) -> CdState:
             state = strike(state, second, first, "back", events)
         return state
     state = state.pop()
-    # The one struck first tests first: its test is pushed last (the top of the stack).
-    for u, before in ((first, step.before[0]), (second, step.before[1])):
-        if u.on_table and u.models < before:
+    # The one struck first tests first: its test is pushed last (the top of the stack). A unit wounded
+    # through its armour tests even when no model fell (CD-MS-03 decision: a lone hero, a monster).
+    for u, before, carried in (
+        (first, step.before[0], step.wounds_before[0]),
+        (second, step.before[1], step.wounds_before[1]),
+    ):
+        if u.on_table and hurt(u, before, carried):
             state = push_test(state, u.id, close_combat=True, reason="fight", away_from=_other(step, u.id))
     return state
 

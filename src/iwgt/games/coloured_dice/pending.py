@@ -126,21 +126,25 @@ class BearRoll:
 @dataclass(frozen=True, slots=True)
 class AfterAttack:
     """Worked through when an attack's wounds are all applied: a shot or spell that caused casualties makes
-    the unit test morale (CD-MS-03 designed). ``before`` holds (unit, models before) for each unit hit."""
+    the unit test morale (CD-MS-03 designed). ``before`` holds (unit, models before) for each unit hit,
+    ``wounds_before`` each one's wounds carried then (a unit wounded but not losing a model tests too)."""
 
     attack: Attack
     before: tuple[tuple[int, int], ...]
+    wounds_before: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class FightStep:
     """A fight being fought (CD-FI): ``first`` strikes ``second``, the survivors strike back, then each unit
-    that lost models tests morale. ``before`` is each unit's models when the fight began."""
+    that lost models, or took wounds, tests morale. ``before`` is each unit's models when the fight began,
+    ``wounds_before`` the wounds each carried then."""
 
     first: int
     second: int
     stage: Literal["first", "back", "morale"]
     before: tuple[int, int]
+    wounds_before: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

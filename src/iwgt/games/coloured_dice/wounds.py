@@ -12,7 +12,7 @@ from dataclasses import replace
 from math import floor
 
 from iwgt.core.protocol import Event
-from iwgt.games.coloured_dice.combat_common import body, own_fire_share, prof
+from iwgt.games.coloured_dice.combat_common import body, hurt, own_fire_share, prof
 from iwgt.games.coloured_dice.combat_events import (
     AttackDeclared,
     BearWoundRolled,
@@ -95,14 +95,15 @@ def finish_attack(state: CdState, a: Attack, events: list[Event]) -> CdState:
         PoolRolled(a.kind, a.source, a.target, a.dice, a.faces, pts, r.kills, a.armour, w, a.adjust)
     )
     state = replace(state, last_roll=LastRoll(a.kind, a.dice, a.faces, pts, r.kills, a.armour, w))
-    before = [(a.target, state.unit(a.target).models)]
+    hit = [a.target] if a.friend is None else [a.target, a.friend]
+    before = tuple((uid, state.unit(uid).models) for uid in hit)
+    carried = tuple(state.unit(uid).wounds for uid in hit)
     share = 0
     if a.friend is not None:
         num, den = own_fire_share()
         share = floor(w * num / den)
-        before.append((a.friend, state.unit(a.friend).models))
         events.append(OwnFire(a.source, a.friend, share))
-    state = state.push(AfterAttack(a, tuple(before)))
+    state = state.push(AfterAttack(a, before, carried))
     if a.friend is not None and share > 0:
         state = state.push(Wounds(a.friend, share, a.source, a.kind, own_fire=True))
     if w - share > 0:
@@ -161,15 +162,17 @@ def apply_wounds(state: CdState, w: Wounds, events: list[Event]) -> CdState:
 
 
 def after_attack(state: CdState, frame: AfterAttack, events: list[Event]) -> CdState:
-    """A shot or spell that caused casualties: each unit it hit that is still on the table tests morale, no
+    """A shot or spell that caused casualties, or wounds through the armour that felled no model (CD-MS-03
+    decision: a single model tests too): each unit it hit that is still on the table tests morale, no
     modifier but general morale (CD-MS-03 designed, CD-MM-01). A fight's tests come after the whole fight."""
     a = frame.attack
     if a.kind == "fight":
         return state
     reason = "spell" if a.kind == "spell" else "shot"
-    for uid, before in reversed(frame.before):
+    carried = frame.wounds_before or (0,) * len(frame.before)
+    for (uid, before), wounds_on in reversed(list(zip(frame.before, carried, strict=True))):
         u = state.unit(uid)
-        if u.on_table and u.models < before:
+        if u.on_table and hurt(u, before, wounds_on):
             state = push_test(state, uid, close_combat=False, reason=reason)
     return state
 
