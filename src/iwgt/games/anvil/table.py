@@ -36,19 +36,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeGuard
-
-from shapely.geometry import MultiPoint, Polygon
+from typing import Any, Final
 
 from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import is_number as _num
+from iwgt.core.table_kit import json_point as _point
+from iwgt.core.table_kit import xy as _xy
 from iwgt.games.anvil import actions as act
 from iwgt.games.anvil import combat_events as ce
 from iwgt.games.anvil import events as ev
 from iwgt.games.anvil.words import AnvilWords, Names, sentence
+from iwgt.geometry.reach import reach_outline
 
 COMBAT_MS: Final = 3000
 """How long a combat's lights alternate before the verdict, the bounce backs and the removals show."""
@@ -131,21 +134,6 @@ def _state(state: Any) -> Any:
     return state
 
 
-def _num(v: Any) -> TypeGuard[int | float]:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _point(value: Any) -> Point | None:
-    """A point [x, y] from JSON, or None for anything else."""
-    if isinstance(value, list | tuple) and len(value) == 2 and all(_num(v) for v in value):
-        return (float(value[0]), float(value[1]))
-    return None
-
-
-def _xy(p: Sequence[float]) -> list[float]:
-    return [round(float(p[0]), 2), round(float(p[1]), 2)]
-
-
 def _corners(centre: Point, facing: float, frontage: float, depth: float) -> tuple[Point, ...]:
     """A tray's corners (the geometry's ``Tray.corners``: 0 = facing +y, counter-clockwise)."""
     from iwgt.geometry.trays import Tray
@@ -181,10 +169,12 @@ def unit_tray(u: JSON) -> tuple[Point, float] | None:
     return None
 
 
-class _Lit:
-    """Collects one view's lights: trays as areas, points as spots."""
+class _Lit(LightCollector):
+    """Collects one view's lights: trays as areas, points as spots (the shared ``LightCollector``), only on
+    the table (an inch of slack round it)."""
 
     def __init__(self, observation: JSON, palette: Mapping[str, str]) -> None:
+        super().__init__(palette, POINT_RADIUS)
         table = observation.get("table") or {}
         self.width = float(table.get("width", 0) or 0)
         self.height = float(table.get("height", 0) or 0)
@@ -192,50 +182,36 @@ class _Lit:
         self.units: dict[int, JSON] = {
             u["id"]: u for u in observation.get("units", []) or [] if isinstance(u, dict) and "id" in u
         }
-        self.palette = palette
-        self.out: list[Light] = []
 
-    def _on_table(self, p: Point) -> bool:
+    def keeps(self, at: Point) -> bool:
+        """Whether a point is on the table, an inch of slack round it (any point when the size is unknown)."""
         if self.width <= 0 or self.height <= 0:
             return True
-        return -1 <= p[0] <= self.width + 1 and -1 <= p[1] <= self.height + 1
-
-    def spot(self, at: Point | None, effect: str, pattern: str = "steady", **kw: Any) -> None:
-        if at is None or not self._on_table(at):
-            return
-        radius = kw.pop("radius", POINT_RADIUS)
-        hue = colour(kw.pop("key", None) or effect, self.palette)
-        self.out.append(Light.spot(at, radius, effect, hue, pattern, kw.get("delay", 0), kw.get("duration")))
-
-    def area(self, corners: Sequence[Point], effect: str, pattern: str = "steady", **kw: Any) -> None:
-        hue = colour(kw.pop("key", None) or effect, self.palette)
-        self.out.append(
-            Light.over_area(corners, effect, hue, pattern, kw.get("delay", 0), kw.get("duration"))
-        )
+        return -1 <= at[0] <= self.width + 1 and -1 <= at[1] <= self.height + 1
 
     def tray_at(
         self, centre: Point | None, facing: float, effect: str, pattern: str = "steady", **kw: Any
     ) -> None:
-        if centre is None or not self._on_table(centre):
+        """A tray (the observation's size) centred at ``centre`` facing ``facing``, when on the table."""
+        if centre is None or not self.keeps(centre):
             return
         self.area(_corners(centre, facing, self.frontage, self.depth), effect, pattern, **kw)
 
     def where(self, uid: Any) -> tuple[Point, float] | None:
+        """A unit's tray as (centre, facing), or None (unknown, or off the table)."""
         u = self.units.get(uid) if isinstance(uid, int) else None
         return None if u is None else unit_tray(u)
 
     def unit(self, uid: Any, effect: str, pattern: str = "steady", **kw: Any) -> None:
+        """A unit's tray where the observation has it."""
         w = self.where(uid)
         if w is not None:
             self.tray_at(w[0], w[1], effect, pattern, **kw)
 
     def facing(self, uid: Any) -> float:
+        """A unit's facing in degrees (0 when unknown)."""
         w = self.where(uid)
         return 0.0 if w is None else w[1]
-
-    def melee(self, uid: Any, duration: int | None) -> None:
-        self.unit(uid, "melee", "alternate", duration=duration)
-        self.unit(uid, "melee", "alternate", key="melee_alt", duration=duration)
 
 
 # ------------------------------------------------------------------------------------------ the adapter
@@ -717,22 +693,7 @@ def _reach(
 ) -> list[list[float]]:
     """The outline of a unit's reach: the hull of the furthest offered point in each sector round it (an
     outline to draw: any point the rules accept may still be tapped)."""
-    best: dict[int, tuple[float, Sequence[float]]] = {}
-    step = 2 * math.pi / sectors
-    for p in points:
-        dx, dy = p[0] - start[0], p[1] - start[1]
-        d = math.hypot(dx, dy)
-        if d <= 0:
-            continue
-        k = round(math.atan2(dy, dx) / step) % sectors
-        if k not in best or d > best[k][0]:
-            best[k] = (d, p)
-    if len(best) < 3:
-        return []
-    hull = MultiPoint([tuple(best[k][1]) for k in best]).convex_hull
-    if not isinstance(hull, Polygon):
-        return []
-    return [_xy(p) for p in list(hull.exterior.coords)[:-1]]
+    return [_xy(p) for p in reach_outline(start, points, sectors)]
 
 
 def follow(

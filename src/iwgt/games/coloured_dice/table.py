@@ -29,17 +29,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, TypeGuard
-
-from shapely.geometry import MultiPoint, Polygon
+from typing import Any, Final
 
 from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, YELLOW, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import is_number as _num
+from iwgt.core.table_kit import json_point as _point
+from iwgt.core.table_kit import xy as _xy
 from iwgt.games.coloured_dice import actions as act
 from iwgt.games.coloured_dice.words import CdWords, Names, face_label, sentence
+from iwgt.geometry.reach import reach_outline
 
 ATTACK_MS: Final = 3000
 """How long an attack's lights flash before the casualties and removals show."""
@@ -108,21 +111,6 @@ def _state(state: Any) -> Any:
     return state
 
 
-def _num(v: Any) -> TypeGuard[int | float]:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _point(value: Any) -> Point | None:
-    """A point [x, y] from JSON (or a tuple), or None for anything else."""
-    if isinstance(value, list | tuple) and len(value) == 2 and all(_num(v) for v in value):
-        return (float(value[0]), float(value[1]))
-    return None
-
-
-def _xy(p: Sequence[float]) -> list[float]:
-    return [round(float(p[0]), 2), round(float(p[1]), 2)]
-
-
 def _g(e: Any, *keys: str) -> Any:
     """The first of ``keys`` the event has (events name their fields their own way)."""
     for k in keys:
@@ -152,32 +140,17 @@ def tray_corners(centre: Point, facing: float, frontage: float, depth: float) ->
     return tuple(Tray(centre, facing, frontage, depth).corners())
 
 
-class _Lit:
-    """Collects one view's lights: trays as areas, points as spots."""
+class _Lit(LightCollector):
+    """Collects one view's lights: trays as areas, points as spots (the shared ``LightCollector``)."""
 
     def __init__(self, observation: JSON, palette: Mapping[str, str]) -> None:
+        super().__init__(palette, POINT_RADIUS)
         self.units: dict[int, JSON] = {
             u["id"]: u for u in observation.get("units", []) or [] if isinstance(u, dict) and "id" in u
         }
-        self.palette = palette
-        self.out: list[Light] = []
-
-    def spot(self, at: Point | None, effect: str, pattern: str = "steady", **kw: Any) -> None:
-        if at is None:
-            return
-        radius = kw.pop("radius", POINT_RADIUS)
-        hue = colour(kw.pop("key", None) or effect, self.palette)
-        self.out.append(Light.spot(at, radius, effect, hue, pattern, kw.get("delay", 0), kw.get("duration")))
-
-    def area(self, corners: Sequence[Point] | None, effect: str, pattern: str = "steady", **kw: Any) -> None:
-        if not corners or len(corners) < 3:
-            return
-        hue = colour(kw.pop("key", None) or effect, self.palette)
-        self.out.append(
-            Light.over_area(corners, effect, hue, pattern, kw.get("delay", 0), kw.get("duration"))
-        )
 
     def unit(self, uid: Any, effect: str, pattern: str = "steady", **kw: Any) -> None:
+        """A unit's tray where the observation has it (nothing for an unknown id or a unit off the table)."""
         u = self.units.get(uid) if isinstance(uid, int) else None
         if u is not None:
             self.area(unit_corners(u), effect, pattern, **kw)
@@ -194,10 +167,6 @@ class _Lit:
         keep = kw.pop("keep_facing", False)
         f = float(facing) if _num(facing) else float(t.get("facing", 0.0)) if keep else 0.0
         self.area(tray_corners(c, f, float(t["frontage"]), float(t["depth"])), effect, pattern, **kw)
-
-    def melee(self, uid: Any, duration: int | None) -> None:
-        self.unit(uid, "melee", "alternate", duration=duration)
-        self.unit(uid, "melee", "alternate", key="melee_alt", duration=duration)
 
 
 # ------------------------------------------------------------------------------------------ the adapter
@@ -667,22 +636,7 @@ def _reach(
     start: Sequence[float], points: Sequence[Sequence[float]], sectors: int = REACH_SECTORS
 ) -> list[list[float]]:
     """The outline of a unit's reach: the hull of the furthest offered point in each sector round it."""
-    best: dict[int, tuple[float, Sequence[float]]] = {}
-    step = 2 * math.pi / sectors
-    for p in points:
-        dx, dy = p[0] - start[0], p[1] - start[1]
-        d = math.hypot(dx, dy)
-        if d <= 0:
-            continue
-        k = round(math.atan2(dy, dx) / step) % sectors
-        if k not in best or d > best[k][0]:
-            best[k] = (d, p)
-    if len(best) < 3:
-        return []
-    hull = MultiPoint([tuple(best[k][1]) for k in best]).convex_hull
-    if not isinstance(hull, Polygon):
-        return []
-    return [_xy(p) for p in list(hull.exterior.coords)[:-1]]
+    return [_xy(p) for p in reach_outline(start, points, sectors)]
 
 
 __all__ = ["CD_EFFECTS", "CdAdapter", "find_preview", "range_bands", "roll_json"]

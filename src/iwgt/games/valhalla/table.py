@@ -42,6 +42,9 @@ from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import json_point as _point
+from iwgt.core.table_kit import xy as _xy
 from iwgt.games.valhalla import actions as act
 from iwgt.games.valhalla import events as ev
 from iwgt.games.valhalla.config import rules
@@ -49,6 +52,7 @@ from iwgt.games.valhalla.forecast import preview as odds_preview
 from iwgt.games.valhalla.movement import why_not_charge, why_not_move
 from iwgt.games.valhalla.state import Figure, ValhallaState
 from iwgt.games.valhalla.words import SAVES, ValhallaWords, save_outcome
+from iwgt.geometry.reach import reach_outline
 
 COMBAT_MS: Final = 3000
 """How long a combat's or a shot's lights run before the verdict and the removals show."""
@@ -101,33 +105,20 @@ def _state(state: Any) -> ValhallaState:
     return state
 
 
-def _point(value: Any) -> Point | None:
-    """A point [x, y] from JSON, or None for anything else."""
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        and all(math.isfinite(v) for v in value)
-    ):
-        return (float(value[0]), float(value[1]))
-    return None
-
-
-def _xy(p: Sequence[float]) -> list[float]:
-    return [round(float(p[0]), 2), round(float(p[1]), 2)]
-
-
-class _Spots:
-    """Collects one view's spots, keeping only points on the table."""
+class _Spots(LightCollector):
+    """Collects one view's spots, keeping only points on the table (the shared ``LightCollector``)."""
 
     def __init__(self, observation: JSON, palette: Mapping[str, str]) -> None:
+        super().__init__(palette)
         table = observation["table"]
         self.width, self.height = float(table["width"]), float(table["height"])
         self.base = float(observation.get("base_radius", 0.5))
         self.figures: dict[int, JSON] = {f["id"]: f for f in observation.get("figures", [])}
         self.things: dict[int, JSON] = {t["id"]: t for t in observation.get("things", [])}
-        self.palette = palette
-        self.out: list[Light] = []
+
+    def keeps(self, at: Point) -> bool:
+        """Whether a point is on the table."""
+        return 0 <= at[0] <= self.width and 0 <= at[1] <= self.height
 
     def add(
         self,
@@ -140,10 +131,8 @@ class _Spots:
         delay: int = 0,
         duration: int | None = None,
     ) -> None:
-        if at is None or not (0 <= at[0] <= self.width and 0 <= at[1] <= self.height):
-            return
-        hue = colour(key or effect, self.palette)
-        self.out.append(Light.spot(at, radius, effect, hue, pattern, delay, duration))
+        """A spot of ``radius`` inches at ``at``, when on the table."""
+        self.spot(at, effect, pattern, radius=radius, key=key, delay=delay, duration=duration)
 
     def figure_at(self, fid: Any, *, alive: bool = True) -> Point | None:
         """Where a figure stands (its last place, for a fallen one when ``alive`` is False)."""
@@ -153,9 +142,15 @@ class _Spots:
         return _point(f.get("at"))
 
     def figure(self, fid: Any, effect: str, pattern: str, **kw: Any) -> None:
+        """A figure's base and a halo round it, where it stands."""
         self.add(self.figure_at(fid, alive=kw.pop("alive", True)), self.base + HALO, effect, pattern, **kw)
 
+    def unit(self, uid: Any, effect: str, pattern: str = "steady", **kw: Any) -> None:
+        """A figure (this game's unit) by its id."""
+        self.figure(uid, effect, pattern, **kw)
+
     def melee(self, fid: Any, duration: int | None, *, alive: bool = True) -> None:
+        """A figure in a melee (a fallen one's last place when ``alive`` is False), in both melee colours."""
         self.figure(fid, "melee", "alternate", duration=duration, alive=alive)
         self.figure(fid, "melee", "alternate", key="melee_alt", duration=duration, alive=alive)
 
@@ -596,19 +591,7 @@ def _square_roots(n: int) -> list[int]:
 def _reach(start: Point, points: Sequence[Point], directions: int = 16) -> list[list[float]]:
     """The outline of a figure's reach: the furthest offered point in each of ``directions`` sectors round it,
     by angle (an approximation for drawing: any point the rules accept may still be tapped)."""
-    best: dict[int, tuple[float, Point]] = {}
-    sector = 2 * math.pi / directions
-    for p in points:
-        dx, dy = p[0] - start[0], p[1] - start[1]
-        d = math.hypot(dx, dy)
-        if d <= 0:
-            continue
-        k = round(math.atan2(dy, dx) / sector) % directions
-        if k not in best or d > best[k][0]:
-            best[k] = (d, p)
-    if len(best) < 3:
-        return []
-    return [_xy(best[k][1]) for k in sorted(best)]
+    return [_xy(p) for p in reach_outline(start, points, directions, hull=False)]
 
 
 __all__ = ["COMBAT_MS", "ILLEGAL_MS", "ValhallaAdapter"]
