@@ -234,6 +234,11 @@ def test_small_words() -> None:
 def test_names_take_their_article_as_english_does() -> None:
     """A person and a person's men take none; a name with its own "The" keeps it, small inside a sentence."""
     assert WORDS.event(ce.UnitShaken(6), OBS, None) == "Louhi's house-guard are shaken."
+    curly = Names({"units": [{"id": 0, "seat": 1, "name": "Louhi\u2019s house-guard"}]})
+    assert curly.the(0) == "Louhi\u2019s house-guard"  # a typographic apostrophe too, no "The Louhi's"
+    assert Names({"units": [{"id": 0, "seat": 1, "name": "Spear-wall of the North"}]}).the(0) == (
+        "The Spear-wall of the North"
+    )
     taken = ev.ObjectiveTaken(1, 1, 60, 6)
     assert WORDS.event(taken, OBS, None) == (
         "The Host of Pohjola takes the ford with Louhi's house-guard: +1 general morale and 60 VP."

@@ -179,7 +179,7 @@ class Names:
         if (
             name.startswith("unit ")
             or name.split(" (", 1)[0] in PERSONS
-            or first.removesuffix("'s") in PERSONS
+            or first.removesuffix("'s").removesuffix("\u2019s") in PERSONS
         ):
             return name  # a person, or a person's men ("Louhi's house-guard")
         if name.startswith("The "):
