@@ -22,7 +22,6 @@ from iwgt.games.coloured_dice.rules import (
     orders_for,
     profile,
     reach,
-    rules,
     unit_points,
 )
 
@@ -155,11 +154,6 @@ def test_every_released_spirit_an_army_can_bring_has_its_profile_cd_ma_05() -> N
             spirit = book.spirits[p.spirit or ""]
             assert spirit.kind == "released" and spirit.unit == key
             assert p.has("material") == spirit.material and p.has("immaterial") == (not spirit.material)
-
-
-def test_the_spirit_ranges_agree_with_magic_toml_cd_ma_10_11() -> None:
-    c, m = rules().constants, magic_rules().constants
-    assert (c.spirit_range, c.shaman_spirit_range) == (m.spirit_range, m.shaman_spirit_range)
 
 
 # ------------------------------------------------------------------ points: one formula

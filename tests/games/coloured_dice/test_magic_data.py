@@ -56,9 +56,16 @@ def test_cd_ms_13_every_entry_says_why_it_is_designed() -> None:
 
 
 def test_cd_ma_04_10_11_decided_numbers() -> None:
-    """x2 for a released bound spirit (CD-MA-04), 6" leash (CD-MA-10), 12" for a shaman's (CD-MA-11)."""
-    c = magic_rules().constants
-    assert (c.release_multiplier, c.spirit_range, c.shaman_spirit_range) == (2, 6.0, 12.0)
+    """x2 for a released bound spirit (CD-MA-04), 6" leash (CD-MA-10), 12" for a shaman's (CD-MA-11): the
+    leash is rules.toml's alone (one place), as spirits.leash reads it."""
+    from iwgt.games.coloured_dice import spirits
+    from iwgt.games.coloured_dice.rules import rules
+
+    assert magic_rules().constants.release_multiplier == 2
+    c = rules().constants
+    assert (c.spirit_range, c.shaman_spirit_range) == (6.0, 12.0)
+    assert (spirits.leash(False), spirits.leash(True)) == (6.0, 12.0)
+    assert not hasattr(magic_rules().constants, "spirit_range")
 
 
 def test_cd_ch_26_gifts_are_gated_by_god_likeness() -> None:

@@ -16,7 +16,17 @@ from fractions import Fraction
 from tests.helpcheck import clause_ids, defined_clauses, quoted_in
 from tests.shared import REPOSITORY, shared_file
 
-from iwgt.games.coloured_dice import combat_common, dice, flow, formation, movement
+from iwgt.games.coloured_dice import (
+    combat_common,
+    dice,
+    flow,
+    formation,
+    movement,
+    scenario,
+    spirits,
+    state,
+    terrain,
+)
 from iwgt.games.coloured_dice.magic_data import magic_rules
 from iwgt.games.coloured_dice.rules import armies, army_points, rules
 
@@ -212,7 +222,7 @@ def test_the_numbers_in_the_text_are_the_data_s() -> None:
     assert c.few_models == 3 and "`few_models = 3`" in text
     assert c.tight_morale_bonus == 1 and "`tight_morale_bonus = 1`" in text
     assert c.objective_range == 3.0 and "`objective_range = 3.0`" in text
-    assert c.shaman_spirit_range == magic_rules().constants.shaman_spirit_range == 12.0
+    assert c.shaman_spirit_range == 12.0
     assert "`shaman_spirit_range = 12.0`" in text
     assert c.reaction_die == "yellow" and c.reaction_inches_per_die == 8.0
 
@@ -222,6 +232,12 @@ def test_the_code_s_own_constants_equal_the_data() -> None:
     c = rules().constants
     assert Fraction(*c.break_fraction) == flow.BREAK_FRACTION
     assert c.objective_range == flow.OBJECTIVE_RANGE
+    assert c.shaken_actions == flow.SHAKEN_ACTIONS
+    assert c.actions_per_turn == state.ACTIONS_PER_TURN
+    assert (c.general_morale_start,) * 2 == state.CdState.__dataclass_fields__["general_morale"].default
+    assert c.deploy_depth == scenario.DEPLOY_DEPTH
+    assert c.behind_reach == terrain.BEHIND_REACH
+    assert c.spirit_place_gap == spirits.PLACE_GAP
     assert c.enemy_gap == movement.ENEMY_GAP
     assert c.contact_eps == formation.CONTACT_EPS
     assert combat_common.max_range_bands() == c.max_range_bands

@@ -21,6 +21,7 @@ from shapely.geometry import Point
 from iwgt.core.protocol import Event, Result
 from iwgt.games.coloured_dice.events import BattleOver, ObjectiveTaken, RoundStarted, TurnEnded, TurnStarted
 from iwgt.games.coloured_dice.general_morale import objective_row
+from iwgt.games.coloured_dice.rules import rules
 from iwgt.games.coloured_dice.scenario import CdScenario
 from iwgt.games.coloured_dice.state import (
     ACTIONS_PER_TURN,
@@ -36,12 +37,12 @@ from iwgt.games.coloured_dice.state import (
 
 Step = tuple[CdState, list[Event]]
 
-OBJECTIVE_RANGE: Final = 3.0
-"""A steady unit within this many inches of an objective, and no enemy unit, achieves it (designed)."""
-BREAK_FRACTION: Final = Fraction(2, 3)
-"""A side that has lost this share of its starting points breaks and flees: it loses (designed)."""
-SHAKEN_ACTIONS: Final = 1
-"""A shaken unit has one action a turn (designed)."""
+OBJECTIVE_RANGE: Final[float] = rules().constants.objective_range
+"""A steady unit within this many inches of an objective, and no enemy unit, achieves it (designed, data)."""
+BREAK_FRACTION: Final = Fraction(*rules().constants.break_fraction)
+"""A side that has lost this share of its starting points breaks and flees: it loses (designed, data)."""
+SHAKEN_ACTIONS: Final[int] = rules().constants.shaken_actions
+"""A shaken unit has one action a turn (designed, data)."""
 
 
 # ------------------------------------------------------------------ the start

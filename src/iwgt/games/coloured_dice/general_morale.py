@@ -18,7 +18,7 @@ from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.combat_common import change_gm, gm_change, prof
 from iwgt.games.coloured_dice.combat_events import BannerLost, UnitDestroyed, VictoryPoints
 from iwgt.games.coloured_dice.formation import CONTACT_EPS
-from iwgt.games.coloured_dice.morale import unit_destroyed_event
+from iwgt.games.coloured_dice.morale import general_morale_row, unit_destroyed_event
 from iwgt.games.coloured_dice.pending import D6Roll
 from iwgt.games.coloured_dice.rules import unit_points
 from iwgt.games.coloured_dice.spirits import is_immaterial
@@ -103,6 +103,11 @@ def d6_event(state: CdState, roll: D6Roll, face: int, events: list[Event]) -> Cd
     or a unit destroyed by own fire (-d6)."""
     seat = roll.seat if roll.seat is not None else 0
     if roll.effect == GM_LEADER:
-        state = change_gm(state, seat, -face, OWN_LEADER, events)
-        return change_gm(state, 1 - seat, face, ENEMY_LEADER, events)
-    return change_gm(state, seat, -face, DESTROYED_BY_OWN_FIRE, events)
+        state = _d6_row(state, seat, OWN_LEADER, face, events)
+        return _d6_row(state, 1 - seat, ENEMY_LEADER, face, events)
+    return _d6_row(state, seat, DESTROYED_BY_OWN_FIRE, face, events)
+
+
+def _d6_row(state: CdState, seat: int, event: str, face: int, events: list[Event]) -> CdState:
+    """A d6 row: the die's face with the row's own sign (data/rules.toml)."""
+    return change_gm(state, seat, general_morale_row(event).sign * face, event, events)

@@ -54,10 +54,8 @@ EFFECT_TARGETS: dict[str, frozenset[str]] = {
 
 
 class Constants(DataModel):
-    """The magic's named numbers (CD-MA-04/10/11, CD-CH-25 decided)."""
+    """The magic's named numbers (CD-MA-04, CD-CH-25 decided; the spirits' leash is in rules.toml)."""
 
-    spirit_range: float = Field(gt=0)
-    shaman_spirit_range: float = Field(gt=0)
     release_multiplier: int = Field(ge=1)
     summon_range: float = Field(gt=0)
     resist_range: float = Field(ge=0)

@@ -119,6 +119,7 @@ class Constants(Model):
     own_fire_share: Pair
     rounds: int = Field(ge=1)
     actions_per_turn: int = Field(ge=1)
+    shaken_actions: int = Field(ge=0)
     coherency: float = Field(gt=0)
     skirmish_coherency: float = Field(gt=0)
     deploy_depth: float = Field(gt=0)
@@ -133,8 +134,10 @@ class Constants(Model):
     hill_bonus: int = Field(ge=0)
     forest_edge: float = Field(gt=0)
     visible_max: float = Field(gt=0, lt=1)
+    behind_reach: float = Field(ge=0)
     spirit_range: float = Field(gt=0)
     shaman_spirit_range: float = Field(gt=0)
+    spirit_place_gap: float = Field(ge=0)
 
     @model_validator(mode="after")
     def _consistent(self) -> Constants:

@@ -17,13 +17,14 @@ from pydantic import Field, model_validator
 from shapely.geometry import Polygon
 
 from iwgt.core.datafiles import DataModel, parse_toml, read_scenario, validate
+from iwgt.games.coloured_dice.rules import rules
 
 SCENARIO_DIR: Final = Path(__file__).parent / "scenarios"
 XY = tuple[float, float]
 ORDER_NAMES: Final = ("open", "skirmish", "loose", "tight")
 """A unit's orders (CD-AC-05..08)."""
-DEPLOY_DEPTH: Final = 12.0
-"""Deployment within 12" of the own edge (designed)."""
+DEPLOY_DEPTH: Final[float] = rules().constants.deploy_depth
+"""Deployment within 12" of the own edge (designed, data)."""
 
 
 class FeatureSpec(DataModel):

@@ -21,9 +21,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.magic_data import Bonus, MagicRules, Spirit, magic_rules
+from iwgt.games.coloured_dice.rules import rules
 from iwgt.games.coloured_dice.runes import add
 from iwgt.games.coloured_dice.state import Buff, CdState, Unit
 from iwgt.geometry.trays import Tray, tray_gap, trays_overlap, within_table
@@ -36,8 +38,8 @@ PULL_STEP = 0.5
 """How much nearer (inches) a pulled-back spirit is tried again when its place is taken."""
 PLACE_TRIES = 8
 """How many directions around its owner a called spirit's place is looked for in."""
-PLACE_GAP = 1.0
-"""The gap (inches) between a called spirit's tray and its owner's (the same 1" units keep apart)."""
+PLACE_GAP: Final[float] = rules().constants.spirit_place_gap
+"""The gap (inches) between a called spirit's tray and its owner's (the same 1" units keep apart; data)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +114,9 @@ def is_immaterial(unit: Unit, data: MagicRules | None = None) -> bool:
     return key is not None and not spirit_of(key, data).material
 
 
-def leash(owner_is_shaman: bool, data: MagicRules | None = None) -> float:
-    """How far (tray to tray) an immaterial spirit may be from its owner (CD-MA-10/11)."""
-    c = (data or magic_rules()).constants
+def leash(owner_is_shaman: bool) -> float:
+    """How far (tray to tray) an immaterial spirit may be from its owner (CD-MA-10/11, rules.toml)."""
+    c = rules().constants
     return c.shaman_spirit_range if owner_is_shaman else c.spirit_range
 
 

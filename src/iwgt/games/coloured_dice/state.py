@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
+from iwgt.games.coloured_dice.rules import rules
 from iwgt.geometry.trays import Feature, Tray
 
 if TYPE_CHECKING:
@@ -26,8 +27,10 @@ FORMATION_ORDERS: Final[tuple[str, ...]] = ("loose", "tight")
 """The orders of a unit with the 'formation' ability (CD-AC-07/08)."""
 Phase = Literal["turn", "roll", "decide", "over"]
 """The status phase names (cd-spec 2, engine core)."""
-ACTIONS_PER_TURN: Final = 2
-"""A unit's actions in its player's turn (CD-AC-01)."""
+ACTIONS_PER_TURN: Final[int] = rules().constants.actions_per_turn
+"""A unit's actions in its player's turn (CD-AC-01, data)."""
+GM_START: Final[int] = rules().constants.general_morale_start
+"""Each army's general morale at the start (CD-GM-01, data)."""
 SEATS: Final = 2
 """Two sides."""
 
@@ -181,7 +184,7 @@ class CdState:
     objectives: tuple[Objective, ...] = ()
     round: int = 1
     seat: int = 0  # whose turn it is
-    general_morale: tuple[int, int] = (0, 0)
+    general_morale: tuple[int, int] = (GM_START, GM_START)
     vp: tuple[int, int] = (0, 0)
     objectives_taken: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     pending: tuple[Pending | MoveRoll, ...] = ()  # a stack, top = pending[-1]: combat's kinds and MoveRoll

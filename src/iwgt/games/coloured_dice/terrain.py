@@ -56,8 +56,8 @@ Tax = float | Literal["d6"]
 FOREST_EDGE: Final[float] = rules().constants.forest_edge
 """How far (inches) sight reaches through trees to or from a unit among them (CD-TE-17, designed)."""
 
-BEHIND_REACH = 1.0
-"""A target is behind a structure only within this many inches of it (CD-TE-18/20, designed)."""
+BEHIND_REACH: Final[float] = rules().constants.behind_reach
+"""A target is behind a structure only within this many inches of it (CD-TE-18/20, designed, data)."""
 
 FEW_MODELS: Final[int] = rules().constants.few_models
 """Bushes stay when no more than this many models went through them (CD-TE-08, designed)."""
