@@ -11,12 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iwgt.games.coloured_dice.morale import (
-    general_morale_apply,
     general_morale_change,
     general_morale_sign,
     morale_cap,
     morale_target,
-    order_bonus,
     starting_us,
     test_passes,
     unit_destroyed_event,
@@ -99,10 +97,12 @@ def test_the_cap_is_at_least_5_cd_mo_07_ch_30() -> None:
 
 
 def test_a_better_leader_adds_after_doubling_cd_mo_05() -> None:
-    guard = profile("kaleva", "hearth_guard")
-    assert (guard.us, guard.leader, guard.leader_bonus) == (8, True, 1)
-    assert morale_cap(guard, leader_alive=True) == 17  # 8 x 2 + 1, not (8 + 1) x 2
-    assert morale_cap(guard, leader_alive=False) == 8  # the bonus is the leader's: gone with him
+    brothers = profile("kaleva", "sword_brothers")
+    assert (brothers.us, brothers.leader, brothers.leader_bonus) == (8, True, 2)
+    assert morale_cap(brothers, leader_alive=True) == 18  # 8 x 2 + 2, not (8 + 2) x 2
+    assert morale_cap(brothers, leader_alive=False) == 8  # the bonus is the leader's: gone with him
+    guard = profile("kaleva", "hearth_guard")  # the elite guard: 10 x 2 + 5 = 25, the cap's top
+    assert morale_cap(guard, leader_alive=True) == 25 and morale_cap(guard, leader_alive=False) == 10
 
 
 def test_an_individual_is_not_capped_by_its_headcount_cd_mo_01() -> None:
@@ -137,13 +137,6 @@ def test_general_morale_helps_or_hurts_every_test_cd_gm_01_mm_05() -> None:
     assert totals == {2, 3, 4}
 
 
-def test_a_tight_formation_holds_better_in_close_combat_cd_ac_08() -> None:
-    assert order_bonus("tight", close_combat=True) == 1
-    assert order_bonus("tight", close_combat=False) == 0
-    assert order_bonus("loose", close_combat=True) == 0
-    assert order_bonus("open", close_combat=True) == 0
-
-
 def test_dice_are_d6() -> None:
     with pytest.raises(ValueError, match="1 to 6"):
         test_passes((0, 6), target=7, round_losses=0, general_morale=0)
@@ -155,7 +148,7 @@ def test_dice_are_d6() -> None:
 
 
 def test_starting_us_includes_the_leader_cd_gm_05() -> None:
-    assert starting_us(profile("kaleva", "hearth_guard")) == 17
+    assert starting_us(profile("kaleva", "hearth_guard")) == 25  # 10 x 2 + 5: the elite guard
     assert starting_us(profile("kaleva", "sword_brothers")) == 18  # 8 x 2 + 2
     assert starting_us(profile("kaleva", "levy")) == 6
     assert starting_us(profile("pohjola", "troll")) == 7
@@ -182,16 +175,13 @@ def test_the_d6_rows_take_their_sign_cd_gm_04_09_10() -> None:
     for event, sign in (("own_leader_killed", -1), ("destroyed_by_own_fire", -1), ("enemy_leader_killed", 1)):
         assert general_morale_change(event) == "d6"
         assert general_morale_sign(event) == sign
-        assert general_morale_apply(event, 4) == 4 * sign
-    with pytest.raises(ValueError, match="d6"):
-        general_morale_apply("own_leader_killed")
 
 
 def test_the_fixed_rows_cd_gm_07_08_12_13() -> None:
-    assert general_morale_apply("own_banner_lost") == -1
-    assert general_morale_apply("own_fire") == -1
-    assert general_morale_apply("enemy_banner_captured") == 1
-    assert general_morale_apply("objective_achieved") == 1
+    assert general_morale_change("own_banner_lost") == -1
+    assert general_morale_change("own_fire") == -1
+    assert general_morale_change("enemy_banner_captured") == 1
+    assert general_morale_change("objective_achieved") == 1
     with pytest.raises(KeyError, match="known"):
         general_morale_change("unit_sneezed")
 

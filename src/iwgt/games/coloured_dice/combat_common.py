@@ -103,11 +103,6 @@ def in_contact(a: Unit, b: Unit) -> bool:
     return a.on_table and b.on_table and tray_gap(a.tray, b.tray) <= CONTACT_EPS
 
 
-def engaged_enemies(state: CdState, u: Unit) -> list[Unit]:
-    """The enemy units in contact with ``u``."""
-    return [e for e in state.enemies(u.seat) if in_contact(u, e)]
-
-
 def engaged_friends(state: CdState, target: Unit, seat: int) -> list[Unit]:
     """The units of ``seat`` in contact with ``target`` (an enemy of theirs): a shot at it is own fire."""
     return [f for f in state.on_table(seat) if f.id != target.id and in_contact(f, target)]

@@ -145,21 +145,9 @@ def face_points(face: Face) -> int:
     return dice_file().miss.points if face == MISS else dice_file().kill.points
 
 
-def face_wounds(face: Face) -> int:
-    """The wounds a face deals whatever the armour: 1 for 'kill' (CD-DI-13 decision), else 0."""
-    if isinstance(face, int):
-        return 0
-    return dice_file().miss.wounds if face == MISS else dice_file().kill.wounds
-
-
 def kill_wounds() -> int:
     """The wounds one 'kill' face deals (CD-DI-13 decision: one)."""
     return dice_file().kill.wounds
-
-
-def has_kill(colour: str) -> bool:
-    """Whether the colour's die has a 'kill' face (green and black)."""
-    return KILL in faces(colour)
 
 
 def parse_pool(text: str) -> dict[str, int]:

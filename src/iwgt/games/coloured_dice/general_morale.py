@@ -18,7 +18,7 @@ from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.combat_common import change_gm, gm_change, prof
 from iwgt.games.coloured_dice.combat_events import BannerLost, UnitDestroyed, VictoryPoints
 from iwgt.games.coloured_dice.formation import CONTACT_EPS
-from iwgt.games.coloured_dice.morale import general_morale_row, unit_destroyed_event
+from iwgt.games.coloured_dice.morale import general_morale_sign, unit_destroyed_event
 from iwgt.games.coloured_dice.pending import D6Roll
 from iwgt.games.coloured_dice.rules import unit_points
 from iwgt.games.coloured_dice.spirits import is_immaterial
@@ -110,4 +110,4 @@ def d6_event(state: CdState, roll: D6Roll, face: int, events: list[Event]) -> Cd
 
 def _d6_row(state: CdState, seat: int, event: str, face: int, events: list[Event]) -> CdState:
     """A d6 row: the die's face with the row's own sign (data/rules.toml)."""
-    return change_gm(state, seat, general_morale_row(event).sign * face, event, events)
+    return change_gm(state, seat, general_morale_sign(event) * face, event, events)

@@ -32,11 +32,6 @@ def morale_target(p: Profile, models: int, leader_alive: bool) -> int:
     return cap if p.us_kind == "iUs" else min(models, cap)
 
 
-def order_bonus(order: str, *, close_combat: bool) -> int:
-    """What the unit's order adds to its target: tight formation +1 in close combat (CD-AC-08 designed)."""
-    return rules().orders[order].morale_bonus if close_combat else 0  # type: ignore[index]
-
-
 def test_passes(roll: tuple[int, int], *, target: int, round_losses: int, general_morale: int) -> bool:
     """Whether a morale roll passes: 12 fails, 2 passes (CD-MO-08/09), else roll + the round's own losses in
     close combat (CD-MM-02; 0 outside it) - general morale (positive helps, CD-GM-01) < target (CD-MO-02)."""
@@ -80,16 +75,6 @@ def general_morale_change(event: str) -> int | Literal["d6"]:
 def general_morale_sign(event: str) -> int:
     """+1 for a victory row, -1 for a loss row (the sign a "d6" row's roll takes)."""
     return general_morale_row(event).sign
-
-
-def general_morale_apply(event: str, d6: int | None = None) -> int:
-    """The signed change an event makes, a d6 row taking the die rolled for it (CD-GM-04, 09, 10)."""
-    row = general_morale_row(event)
-    if row.modifier == "d6":
-        if d6 is None or not 1 <= d6 <= 6:
-            raise ValueError(f"{event} changes general morale by a d6: give the die rolled (1 to 6)")
-        return row.sign * d6
-    return row.modifier
 
 
 def unit_destroyed_event(start_us: int, *, own: bool) -> str | None:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
-from iwgt.core.datafiles import DataModel, load_model, validate
+from iwgt.core.datafiles import DataModel, load_model
 from iwgt.core.errors import DataFileError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -650,11 +650,6 @@ def load_armies(path: Path, data: CdRules | None = None) -> dict[str, Army]:
     """Read, validate and cross-check an armies file (a broken one raises DataFileError naming the key)."""
     file = load_model(ArmiesFile, path)
     return _checked(file, data or rules(), str(path))
-
-
-def armies_from(raw: Mapping[str, Any], origin: str, data: CdRules | None = None) -> dict[str, Army]:
-    """Validate and cross-check armies data already read (tests change a copy of the shipped file)."""
-    return _checked(validate(ArmiesFile, raw, origin), data or rules(), origin)
 
 
 def _checked(file: ArmiesFile, data: CdRules, origin: str) -> dict[str, Army]:

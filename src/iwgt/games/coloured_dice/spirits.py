@@ -188,12 +188,6 @@ def place_near(state: CdState, owner: Unit, tray: Tray, *, at: XY | None = None)
     return None
 
 
-def departed(state: CdState, unit: Unit, why: str) -> tuple[CdState, list[Event]]:
-    """An immaterial spirit goes back to the spirit world (banished, or its owner gone): destroyed."""
-    key = spirit_key(unit) or unit.key
-    return state.with_unit(replace(unit, destroyed=True)), [SpiritDeparted(unit.seat, unit.id, key, why)]
-
-
 def leash_refusal(state: CdState, unit: Unit, tray: Tray, owner_is_shaman: bool) -> str | None:
     """Why an immaterial spirit may not end a move on ``tray`` (beyond its leash), or None."""
     if unit.owner is None or not is_immaterial(unit):

@@ -175,13 +175,3 @@ def after_attack(state: CdState, frame: AfterAttack, events: list[Event]) -> CdS
         if u.on_table and hurt(u, before, wounds_on):
             state = push_test(state, uid, close_combat=False, reason=reason)
     return state
-
-
-def refresh_round(u: Unit) -> Unit:
-    """A unit at the start of a round: the round's losses cleared (CD-MM-02); a per-round bear-wound pool
-    refilled (CD-CH-11). The flow calls it for every unit when a round starts."""
-    bw = prof(u).bear_wound
-    bear = u.bear_left
-    if bw is not None and str(bw.per) == "round":
-        bear = int(bw.dice)
-    return replace(u, round_losses=0, bear_left=bear)
