@@ -6,7 +6,7 @@ import pytest
 
 from iwgt.core.errors import IllegalAction, MalformedAction
 from iwgt.core.protocol import CHANCE, ChanceOutcome
-from iwgt.games.coloured_dice.actions import Charge, EndTurn, Fight, Hero, Move, Rally, Shoot
+from iwgt.games.coloured_dice.actions import Charge, EndTurn, Fight, Hero, Move, Rally, React, Shoot
 from iwgt.games.coloured_dice.state import CdState
 
 from .kit import GAME, battle, play_random, unit
@@ -121,9 +121,11 @@ def test_engaged_units_cannot_shoot_and_fight_needs_contact() -> None:
 
 
 def test_charge_then_fight_spends_both_actions() -> None:
-    """CD-MS-16: a charge is a move action; the fight is the next action (and the unit's attack)."""
+    """CD-MS-16: a charge is a move action; the fight is the next action (and the unit's attack). The
+    target's reaction (1 die from 4", CD-RE-02) is declined first."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 10.5, files=6)])
     st, _ = GAME.apply(st, Charge(0, 1))
+    st, _ = GAME.apply(st, React(False))
     assert Fight(0, 1) in GAME.legal_actions(st, 0)
     st, _ = GAME.apply(st, Fight(0, 1))
     assert st.unit(0).actions_left == 0 and st.unit(0).attacked
