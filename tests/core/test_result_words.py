@@ -13,6 +13,6 @@ def test_a_singular_title_wins_by_default_so_other_games_say_what_they_said() ->
 
 
 def test_a_plural_title_takes_a_plural_verb() -> None:
-    """"the Sons of Kaleva win", not "wins"."""
+    """A plural title: "the Sons of Kaleva win", not "wins"."""
     res = Result.win([1], 2, "6 rounds: 90 VP to 40", side="kaleva", title="the Sons of Kaleva", plural=True)
     assert res.words == "the Sons of Kaleva win (6 rounds: 90 VP to 40)"
