@@ -92,7 +92,7 @@ def main() -> None:
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
         return
-    print(f"Coloured-Dice engine, scenario {args.scenario}, {args.games} random game(s) from seed {args.seed}")
+    print(f"Coloured-Dice engine, scenario {args.scenario}, {args.games} random game(s), seed {args.seed}")
     for i in range(args.games):
         steps, seconds, over = play(game, scenario, args.seed + i, times)
         print(f"  game seed {args.seed + i}: {steps} steps, {seconds:.2f} s{'' if over else ' (unfinished)'}")

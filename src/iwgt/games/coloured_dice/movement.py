@@ -12,7 +12,8 @@ A second move in a turn is a march: refused in tight order (CD-AC-08) and after 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
@@ -73,6 +74,8 @@ AREA_EPS: Final = 1e-6
 """Square inches of overlap below which two shapes only touch."""
 GAP_EPS: Final = 1e-6
 """Rounding slack (inches) in distance checks."""
+SHADOW_EPS: Final = 1e-9
+"""Rounding slack (inches) of ``shadow_gap`` as a bound on the true gap."""
 MOVE_EPS: Final = 1e-6
 """Inches of path below which a move is a pivot in place."""
 SHORT_STEP: Final = 0.25
@@ -161,8 +164,22 @@ def engaged(state: CdState, unit: Unit) -> list[int]:
         and e.seat != unit.seat
         # far-apart centres settle it without the rectangle maths
         and math.dist(unit.tray.centre, e.tray.centre) <= reach + _radius(e.tray)
+        and shadow_gap(unit.tray, e.tray) <= CONTACT_EPS + SHADOW_EPS
         and tray_gap(unit.tray, e.tray) <= CONTACT_EPS
     ]
+
+
+def shadow_gap(a: Tray, b: Tray) -> float:
+    """The widest gap between the trays' shadows on their four axes: never more than the trays' true gap
+    (``tray_gap``), and much cheaper, so a tray surely farther than some distance is passed over."""
+    ca, cb = a.corners(), b.corners()
+    best = -math.inf
+    for t in (a, b):
+        for nx, ny in t.axes():
+            pa = [x * nx + y * ny for x, y in ca]
+            pb = [x * nx + y * ny for x, y in cb]
+            best = max(best, min(pb) - max(pa), min(pa) - max(pb))
+    return best
 
 
 def _radius(t: Tray) -> float:
@@ -256,6 +273,8 @@ def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[in
         if trays_overlap(tray, other.tray):
             return f"CD-MS-01: the tray would stand on {other.name}"
         if other.seat != unit.seat:
+            if shadow_gap(tray, other.tray) >= ENEMY_GAP - GAP_EPS + SHADOW_EPS:
+                continue  # surely far enough
             gap = tray_gap(tray, other.tray)
             if gap < ENEMY_GAP - GAP_EPS:
                 return (
@@ -786,7 +805,15 @@ def offered_facing(state: CdState, unit: Unit, at: XY) -> float:
     return round(facing_towards(at, foe.tray.centre), 1)
 
 
-def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]]:
+Offer = tuple[tuple[XY, ...], float]
+"""An offered move: its path (one centre) and its final facing."""
+
+OFFERS_MEMO: Final = 512
+"""How many units' offered moves are remembered: a unit's offers stay while nothing near it changes."""
+_offers_memo: OrderedDict[Hashable, tuple[Offer, ...]] = OrderedDict()
+
+
+def move_offers(state: CdState, unit: Unit) -> list[Offer]:
     """A modest spread of legal one-leg moves: towards the nearest enemies (stopping ``ENEMY_GAP`` short)
     and each objective, at full and half allowance, and forward, sideways and back."""
     if why_not_move_now(state, unit) is not None:
@@ -794,6 +821,41 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
     reach = allowance(state, unit)
     if reach < MIN_OFFER:
         return []
+    key = _offers_key(state, unit, reach)
+    if key is None:
+        return _move_offers(state, unit, reach)
+    hit = _offers_memo.get(key)
+    if hit is None:
+        hit = tuple(_move_offers(state, unit, reach))
+        _offers_memo[key] = hit
+        if len(_offers_memo) > OFFERS_MEMO:
+            _offers_memo.popitem(last=False)
+    else:
+        _offers_memo.move_to_end(key)
+    return list(hit)
+
+
+def _offers_key(state: CdState, unit: Unit, reach: float) -> Hashable | None:
+    """What a unit's offered moves depend on: the unit itself and its allowance, the table, the terrain and
+    the objectives, every other tray near enough to stop or bar a move (its centre within the reach, both
+    trays' half-diagonals, the enemy gap and an inch), and the nearest enemies' centres (the goals and the
+    facing). None for a spirit on a leash: its owner's magic decides too."""
+    if unit.owner is not None:
+        return None
+    here, r = unit.tray.centre, _radius(unit.tray)
+    bound = reach + r + ENEMY_GAP + 1.0
+    near = tuple(
+        (o.id, o.seat, o.tray)
+        for o in others(state, unit.id)
+        if math.dist(o.tray.centre, here) <= bound + _radius(o.tray)
+    )
+    foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, here))
+    goals = tuple(e.tray.centre for e in foes[:OFFER_ENEMIES])
+    return (unit, reach, state.width, state.height, state.features, state.objectives, near, goals)
+
+
+def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
+    """``move_offers`` worked out."""
     tray = unit.tray
     cx, cy = tray.centre
     near = reach + 2 * _radius(tray) + ENEMY_GAP
@@ -815,7 +877,7 @@ def move_offers(state: CdState, unit: Unit) -> list[tuple[tuple[XY, ...], float]
             directions.append((way, reach if limit is None else min(limit, reach), OFFER_SHARES))
     for rel in OFFER_DIRECTIONS:
         directions.append((facing_vector(tray.facing + rel), reach, (1.0,)))
-    out: list[tuple[tuple[XY, ...], float]] = []
+    out: list[Offer] = []
     seen: set[XY] = set()
     for d, most, shares in directions:
         # Only the shapes near the lane the tray slides along can stop it: the rest are left out of the

@@ -8,22 +8,33 @@ pool's casualties on the target; ``friend`` names the engaged friend that would 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
 from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import JSON
-from iwgt.games.coloured_dice.combat_common import body, gm_of, in_contact
+from iwgt.games.coloured_dice.combat_common import (
+    CONTACT_EPS,
+    body,
+    gm_of,
+    in_contact,
+    max_range_bands,
+    prof,
+)
 from iwgt.games.coloured_dice.fight import melee_armour, melee_dice
 from iwgt.games.coloured_dice.magic_bonus import wound_immune
 from iwgt.games.coloured_dice.morale_flow import target_of
 from iwgt.games.coloured_dice.odds import casualties_distribution, mean, morale_break_probability
-from iwgt.games.coloured_dice.shooting import immune_refusal, plan_shot
+from iwgt.games.coloured_dice.rules import missile_weapon
+from iwgt.games.coloured_dice.shooting import RANGE_SLACK, immune_refusal, plan_shot
 from iwgt.games.coloured_dice.state import CdState, Unit
 from iwgt.geometry.trays import tray_gap
 
 ROUND = 6
 """Decimals of a probability in the JSON."""
+APART_EPS = 1e-9
+"""Rounding slack (inches) of ``_apart`` as a lower bound of the trays' gap."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +153,38 @@ def previews(state: CdState, seat: int) -> list[Preview]:
     """Every fight and shot the seat's units may make now that the rules allow geometrically (the core
     decides which units still have an attack this turn and filters further)."""
     out: list[Preview] = []
+    enemies = state.enemies(seat)
     for u in state.on_table(seat):
         if u.attacked or u.actions_left <= 0:
             continue
-        engaged = [e for e in state.enemies(seat) if in_contact(u, e)]
-        for e in engaged or state.enemies(seat):
-            p = fight_preview(state, u.id, e.id) if engaged else shot_preview(state, u.id, e.id)
-            if isinstance(p, Preview):
-                out.append(p)
+        engaged = [e for e in enemies if _apart(u, e) <= CONTACT_EPS + APART_EPS and in_contact(u, e)]
+        if engaged:
+            fights = (fight_preview(state, u.id, e.id) for e in engaged)
+            out.extend(p for p in fights if isinstance(p, Preview))
+            continue
+        reach = _shot_reach(u)
+        if reach is None:
+            continue  # no missile weapon: plan_shot refuses every target
+        shots = (
+            shot_preview(state, u.id, e.id)
+            for e in enemies
+            if _apart(u, e) <= reach + RANGE_SLACK + APART_EPS
+        )
+        out.extend(p for p in shots if isinstance(p, Preview))
     return out
+
+
+def _apart(a: Unit, b: Unit) -> float:
+    """A cheap lower bound of the trays' gap: their centres' distance less both half-diagonals (units far
+    apart are passed over without the exact gap, which is never less)."""
+    ra = math.hypot(a.tray.frontage, a.tray.depth) / 2
+    rb = math.hypot(b.tray.frontage, b.tray.depth) / 2
+    return math.dist(a.tray.centre, b.tray.centre) - ra - rb
+
+
+def _shot_reach(u: Unit) -> float | None:
+    """How far (tray gap, inches) the unit's missile weapon reaches at its longest band, None without one."""
+    w = missile_weapon(prof(u))
+    if w is None or w.missile is None:
+        return None
+    return max_range_bands() * float(w.missile.range)
