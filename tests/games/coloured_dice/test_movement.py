@@ -7,6 +7,7 @@ The Sons of Kaleva's spearmen are 12 infantry models in 6 files of loose order: 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -272,3 +273,36 @@ def test_a_charge_through_a_river_rolls_then_makes_contact_or_stops_short() -> N
     assert any(e.kind == "UnitCharged" and not e.to_json()["contact"] for e in events)
     shorter, _ = roll(declared, [3])
     assert tray_gap(shorter.unit(0).tray, shorter.unit(1).tray) == pytest.approx(1.5, abs=0.01)
+
+
+def test_cd_te_14_refusal_names_the_rule_and_the_piece() -> None:
+    """CD-TE-14: cavalry into a forest is refused naming the clause and the piece; CD-TE rocks (impassable
+    for all, the rules' entry's clause): a move across them names the rocks; the end tray in them too."""
+    st = battle(
+        [unit(0, "riders", 30, 5, files=3), FAR_ENEMY],
+        features=[square("forest", 26, 10, 34, 14)],
+    )
+    with pytest.raises(IllegalAction, match=r"^CD-TE-14: cavalry may not enter the Forest"):
+        GAME.apply(st, Move(0, ((30.0, 10.0),), 0.0))
+    st = battle([unit(0, "spearmen", 20, 4, files=6), FAR_ENEMY], features=[square("rocks", 18, 8, 22, 9)])
+    with pytest.raises(IllegalAction, match=r"no unit may enter the Rocks, it is impassable .*cross it"):
+        GAME.apply(st, Move(0, ((20.0, 12.0),), 0.0))
+    tray = st.unit(0).tray.moved((20.0, 8.5))
+    why = movement.why_not_stand(st, st.unit(0), tray)
+    assert why is not None and "no unit may enter the Rocks" in why and why.endswith("would stand in it)")
+
+
+def test_a_charger_shaken_before_contact_abandons_the_charge() -> None:
+    """CD-MS-16, CD-RE-01 (designed): a charger shaken (or destroyed) by the reaction goes nowhere and no
+    UnitCharged is told (no 'charge from 0"'); its action is spent."""
+    st = battle([unit(0, "riders", 10, 4, files=3), unit(1, "spear_wall", 10, 15, files=6)])
+    asked, _ = GAME.apply(st, Charge(0, 1))
+    charger = asked.unit(0)
+    shaken = asked.with_unit(replace(charger, shaken=True))
+    after, events = GAME.apply(shaken, React(False))
+    assert not any(e.kind == "UnitCharged" for e in events)
+    assert after.unit(0).tray == st.unit(0).tray
+    assert after.unit(0).actions_left == st.unit(0).actions_left - 1
+    # steady, the same charge makes contact
+    after, events = GAME.apply(asked, React(False))
+    assert [e.to_json()["contact"] for e in events if e.kind == "UnitCharged"] == [True]

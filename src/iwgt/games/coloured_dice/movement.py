@@ -45,6 +45,7 @@ from iwgt.games.coloured_dice.terrain import (
     convex_hull_xy,
     move_taxes,
     piece_box,
+    piece_hull,
     piece_polygon,
 )
 from iwgt.games.coloured_dice.terrain import sees as terrain_sees
@@ -217,7 +218,7 @@ def barrier_refusal(unit: Unit, p: Profile, piece: TerrainPiece, doing: str) -> 
     name = piece.name or (entry.name if entry is not None else piece.kind)
     if entry is not None and entry.infantry_blocked and entry.cavalry_blocked:
         clause = entry.clauses[0] if entry.clauses else "CD-TE"
-        return f"{clause}: the {name} is impassable: no unit may enter it ({unit.name} would {doing})"
+        return f"{clause}: no unit may enter the {name}, it is impassable ({unit.name} would {doing})"
     clause = (
         FOREST_CLAUSE
         if piece.kind == "forest"
@@ -661,11 +662,14 @@ def apply_charge(state: CdState, unit: Unit, target_id: int) -> Step:
 
 
 def _charge_then(state: CdState, then: Then, events: list[Event]) -> CdState:
-    """After the reaction: a charger still on the table and steady goes on (terrain dice, then contact)."""
+    """After the reaction: a charger still on the table and steady goes on (terrain dice, then contact).
+
+    A charger the stand-and-shoot destroyed or shook (or a target gone) abandons the charge where it stands:
+    no ``UnitCharged`` (it went nowhere); the reaction's own events (the roll, the shot, the morale test)
+    tell why (designed)."""
     uid, tid, gap, march = int(then.data[0]), int(then.data[1]), float(then.data[2]), bool(then.data[3])
     unit, target = state.unit(uid), state.unit(tid)
     if not unit.on_table or not target.on_table or unit.shaken:
-        events.append(UnitCharged(uid, tid, "", 0.0, unit.tray.centre, unit.tray.facing, False))
         return state
     end = formation.charge_end(unit.tray, target.tray)
     tax = _taxes(state, unit, (end.centre,), end.facing)
@@ -861,9 +865,13 @@ def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
     near = reach + 2 * _radius(tray) + ENEMY_GAP
     friends = [o.tray for o in others(state, unit.id) if o.seat == unit.seat]
     foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, tray.centre))
-    blockers: list[Polygon | Tray] = [t for t in friends if math.dist(t.centre, tray.centre) <= near]
-    blockers += [b.polygon for b in barriers(state, profile_of(unit))]
-    foe_trays: list[Polygon | Tray] = [e.tray for e in foes if math.dist(e.tray.centre, tray.centre) <= near]
+    blockers: list[tuple[Polygon | Tray, Sequence[XY]]] = [
+        (t, t.corners()) for t in friends if math.dist(t.centre, tray.centre) <= near
+    ]
+    blockers += [(b.polygon, piece_hull(b.piece.outline)) for b in barriers(state, profile_of(unit))]
+    foe_trays: list[tuple[Polygon | Tray, Sequence[XY]]] = [
+        (e.tray, e.tray.corners()) for e in foes if math.dist(e.tray.centre, tray.centre) <= near
+    ]
     goals: list[tuple[XY, float | None]] = []
     for e in foes[:OFFER_ENEMIES]:
         goals.append((e.tray.centre, None))
@@ -882,12 +890,12 @@ def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
     for d, most, shares in directions:
         # Only the shapes near the lane the tray slides along can stop it: the rest are left out of the
         # exact (and dear) slide, which then gives the same answer.
-        lane = _lane(tray, d, most, LANE_SLACK)
-        in_lane = [b for b in blockers if _boxes_meet(lane, _shape_box(b))]
-        lane = _lane(tray, d, most, ENEMY_GAP + LANE_SLACK)
+        end = tray.moved((cx + d[0] * most, cy + d[1] * most))
+        lane = convex_hull_xy([*tray.corners(), *end.corners()])
+        in_lane = [b for b, pts in blockers if not _farther(lane, pts, LANE_SLACK)]
         far = stop_short(tray, d, most, stops_at=in_lane, edges=(state.width, state.height), gap=GAP_EPS * 10)
         dist = far.moved
-        foes_in_lane = [t for t in foe_trays if _boxes_meet(lane, _shape_box(t))]
+        foes_in_lane = [b for b, pts in foe_trays if not _farther(lane, pts, ENEMY_GAP + LANE_SLACK)]
         if foes_in_lane:
             dist = min(dist, stop_short(tray, d, most, stops_at=foes_in_lane, gap=ENEMY_GAP).moved)
         for share in shares:
@@ -906,18 +914,22 @@ def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
     return out
 
 
-def _lane(tray: Tray, d: XY, most: float, slack: float) -> Box:
-    """The box of a tray sliding ``most`` inches along unit ``d``, widened by ``slack`` each way."""
-    end = tray.moved((tray.centre[0] + d[0] * most, tray.centre[1] + d[1] * most))
-    x0, y0, x1, y1 = _box_of([*tray.corners(), *end.corners()])
-    return x0 - slack, y0 - slack, x1 + slack, y1 + slack
-
-
-def _shape_box(shape: Polygon | Tray) -> Box:
-    if isinstance(shape, Tray):
-        return _box_of(shape.corners())
-    x0, y0, x1, y1 = shape.bounds
-    return float(x0), float(y0), float(x1), float(y1)
+def _farther(a: Sequence[XY], b: Sequence[XY], slack: float) -> bool:
+    """Whether two convex polygons are surely more than ``slack`` inches apart: their shadows on some edge
+    normal of either are (the true distance is never less than a shadow's gap)."""
+    for poly in (a, b):
+        n = len(poly)
+        for i in range(n):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+            length = math.hypot(x1 - x0, y1 - y0)
+            if length < MOVE_EPS:
+                continue
+            nx, ny = (y1 - y0) / length, (x0 - x1) / length
+            pa = [x * nx + y * ny for x, y in a]
+            pb = [x * nx + y * ny for x, y in b]
+            if min(pb) - max(pa) > slack or min(pa) - max(pb) > slack:
+                return True
+    return False
 
 
 def register() -> None:
