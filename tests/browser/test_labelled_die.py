@@ -29,8 +29,13 @@ def page(server: Server, browser: Browser) -> Iterator[Page]:
     page.close()
 
 
+GAME_DICE_CSS = '.die-face[data-colour="black"] { --die-bg: rgb(21, 21, 21); --die-fg: rgb(240, 240, 240); }'
+"""What a game's own stylesheet does for its dice (the shared sheet names no game's dice colours)."""
+
+
 def test_a_labelled_die_shows_its_labels_in_its_colour(page: Page) -> None:
     labels = ["0", "0", "1", "1", "2", "kill"]
+    page.add_style_tag(content=GAME_DICE_CSS)
     page.evaluate(
         OPEN,
         {"sides": 6, "purpose": "the volley", "hint": "roll a black die", "faces": labels, "colour": "black"},
@@ -43,9 +48,11 @@ def test_a_labelled_die_shows_its_labels_in_its_colour(page: Page) -> None:
         expect(face).to_have_attribute("data-colour", "black")
         expect(face).to_have_attribute("aria-label", f"The die shows {label}")
     expect(tid(page, "die-face-7")).to_have_count(0)
-    # Drawn in the die's colour (style.css), not the plain die's paper white.
+    # Drawn in the colour the game's sheet gives the die (through style.css's --die-bg), not paper white.
     background = tid(page, "die-face-6").evaluate("el => getComputedStyle(el).backgroundColor")
     assert background == "rgb(21, 21, 21)"
+    ink = tid(page, "die-face-6").evaluate("el => getComputedStyle(el).color")
+    assert ink == "rgb(240, 240, 240)"
     tid(page, "die-face-6").click()  # the 'kill' face is face 6: the number is what is sent
     expect(dlg).to_have_count(0)
     assert page.evaluate("() => window.faces") == [6]
