@@ -37,7 +37,7 @@ def play(game: CdGame, scenario: Any, seed: int, times: dict[str, list[float]]) 
     dice = SeededDice(seed)
     state = game.initial_state(scenario)
     steps = 0
-    began = time.perf_counter()
+    began = time.process_time()
     while not game.is_terminal(state) and steps < MAX_STEPS:
         who = game.to_move(state)
         mid = state.round >= 2
@@ -47,18 +47,18 @@ def play(game: CdGame, scenario: Any, seed: int, times: dict[str, list[float]]) 
             action: Any = ChanceOutcome(dice.roll(die))
         else:
             assert who is not None
-            t = time.perf_counter()
+            t = time.process_time()
             legal = game.legal_actions(state, who)
-            _note(times, "legal_actions", time.perf_counter() - t, mid)
-            t = time.perf_counter()
+            _note(times, "legal_actions", time.process_time() - t, mid)
+            t = time.process_time()
             game.observe(state, who)
-            _note(times, "observe", time.perf_counter() - t, mid)
+            _note(times, "observe", time.process_time() - t, mid)
             action = rng.choice(list(legal))
-        t = time.perf_counter()
+        t = time.process_time()
         state, _ = game.apply(state, action)
-        _note(times, "apply", time.perf_counter() - t, mid)
+        _note(times, "apply", time.process_time() - t, mid)
         steps += 1
-    return steps, time.perf_counter() - began, game.is_terminal(state)
+    return steps, time.process_time() - began, game.is_terminal(state)
 
 
 def _note(times: dict[str, list[float]], call: str, seconds: float, mid: bool) -> None:

@@ -814,7 +814,34 @@ Offer = tuple[tuple[XY, ...], float]
 
 OFFERS_MEMO: Final = 512
 """How many units' offered moves are remembered: a unit's offers stay while nothing near it changes."""
-_offers_memo: OrderedDict[Hashable, tuple[Offer, ...]] = OrderedDict()
+PARTS_MEMO: Final = 8192
+"""How many offered moves' checks and slides are remembered (an enemy's move changes a unit's goals, not
+the checks of its moves towards the objectives or straight ahead)."""
+
+
+class Memo:
+    """A least-recently-used memory of answers by key (the keys hold everything the answer depends on)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.answers: OrderedDict[Hashable, object] = OrderedDict()
+
+    def get(self, key: Hashable) -> object | None:
+        """The answer remembered for the key, or None."""
+        hit = self.answers.get(key)
+        if hit is not None:
+            self.answers.move_to_end(key)
+        return hit
+
+    def put(self, key: Hashable, answer: object) -> None:
+        """Remember an answer (the oldest one goes when full)."""
+        self.answers[key] = answer
+        if len(self.answers) > self.size:
+            self.answers.popitem(last=False)
+
+
+_offers_memo = Memo(OFFERS_MEMO)
+_parts_memo = Memo(PARTS_MEMO)
 
 
 def move_offers(state: CdState, unit: Unit) -> list[Offer]:
@@ -827,19 +854,15 @@ def move_offers(state: CdState, unit: Unit) -> list[Offer]:
         return []
     key = _offers_key(state, unit, reach)
     if key is None:
-        return _move_offers(state, unit, reach)
+        return _move_offers(state, unit, reach, None)
     hit = _offers_memo.get(key)
-    if hit is None:
-        hit = tuple(_move_offers(state, unit, reach))
-        _offers_memo[key] = hit
-        if len(_offers_memo) > OFFERS_MEMO:
-            _offers_memo.popitem(last=False)
-    else:
-        _offers_memo.move_to_end(key)
+    if not isinstance(hit, tuple):
+        hit = tuple(_move_offers(state, unit, reach, key[:-1]))
+        _offers_memo.put(key, hit)
     return list(hit)
 
 
-def _offers_key(state: CdState, unit: Unit, reach: float) -> Hashable | None:
+def _offers_key(state: CdState, unit: Unit, reach: float) -> tuple[object, ...] | None:
     """What a unit's offered moves depend on: the unit itself and its allowance, the table, the terrain and
     the objectives, every other tray near enough to stop or bar a move (its centre within the reach, both
     trays' half-diagonals, the enemy gap and an inch), and the nearest enemies' centres (the goals and the
@@ -858,19 +881,22 @@ def _offers_key(state: CdState, unit: Unit, reach: float) -> Hashable | None:
     return (unit, reach, state.width, state.height, state.features, state.objectives, near, goals)
 
 
-def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
-    """``move_offers`` worked out."""
+def _move_offers(state: CdState, unit: Unit, reach: float, base: tuple[object, ...] | None) -> list[Offer]:
+    """``move_offers`` worked out; ``base`` (the offers' key less the goals: what a move's check depends on)
+    keys the memory of each move's check and each slide, None for no memory."""
     tray = unit.tray
     cx, cy = tray.centre
     near = reach + 2 * _radius(tray) + ENEMY_GAP
     friends = [o.tray for o in others(state, unit.id) if o.seat == unit.seat]
     foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, tray.centre))
-    blockers: list[tuple[Polygon | Tray, Sequence[XY]]] = [
-        (t, t.corners()) for t in friends if math.dist(t.centre, tray.centre) <= near
+    blockers: list[tuple[Polygon | Tray, Sequence[XY], Hashable]] = [
+        (t, t.corners(), t) for t in friends if math.dist(t.centre, tray.centre) <= near
     ]
-    blockers += [(b.polygon, piece_hull(b.piece.outline)) for b in barriers(state, profile_of(unit))]
-    foe_trays: list[tuple[Polygon | Tray, Sequence[XY]]] = [
-        (e.tray, e.tray.corners()) for e in foes if math.dist(e.tray.centre, tray.centre) <= near
+    blockers += [
+        (b.polygon, piece_hull(b.piece.outline), b.piece.outline) for b in barriers(state, profile_of(unit))
+    ]
+    foe_trays: list[tuple[Polygon | Tray, Sequence[XY], Hashable]] = [
+        (e.tray, e.tray.corners(), e.tray) for e in foes if math.dist(e.tray.centre, tray.centre) <= near
     ]
     goals: list[tuple[XY, float | None]] = []
     for e in foes[:OFFER_ENEMIES]:
@@ -892,12 +918,11 @@ def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
         # exact (and dear) slide, which then gives the same answer.
         end = tray.moved((cx + d[0] * most, cy + d[1] * most))
         lane = convex_hull_xy([*tray.corners(), *end.corners()])
-        in_lane = [b for b, pts in blockers if not _farther(lane, pts, LANE_SLACK)]
-        far = stop_short(tray, d, most, stops_at=in_lane, edges=(state.width, state.height), gap=GAP_EPS * 10)
-        dist = far.moved
-        foes_in_lane = [b for b, pts in foe_trays if not _farther(lane, pts, ENEMY_GAP + LANE_SLACK)]
+        in_lane = [(b, k) for b, pts, k in blockers if not _farther(lane, pts, LANE_SLACK)]
+        dist = _slide(tray, d, most, in_lane, (state.width, state.height), GAP_EPS * 10)
+        foes_in_lane = [(b, k) for b, pts, k in foe_trays if not _farther(lane, pts, ENEMY_GAP + LANE_SLACK)]
         if foes_in_lane:
-            dist = min(dist, stop_short(tray, d, most, stops_at=foes_in_lane, gap=ENEMY_GAP).moved)
+            dist = min(dist, _slide(tray, d, most, foes_in_lane, None, ENEMY_GAP))
         for share in shares:
             length = dist * share - ROUNDING_MARGIN
             if length < MIN_OFFER:
@@ -907,11 +932,43 @@ def _move_offers(state: CdState, unit: Unit, reach: float) -> list[Offer]:
                 continue
             seen.add(to)
             for facing in (offered_facing(state, unit, to), round(tray.facing, 1)):
-                plan = _plan_move(state, unit, (to,), facing, reach)
-                if isinstance(plan, MovePlan):
+                if _offer_ok(state, unit, to, facing, reach, base):
                     out.append(((to,), facing))
                     break
     return out
+
+
+def _slide(
+    tray: Tray,
+    d: XY,
+    most: float,
+    shapes: list[tuple[Polygon | Tray, Hashable]],
+    edges: tuple[float, float] | None,
+    gap: float,
+) -> float:
+    """How far ``stop_short`` lets the tray slide (remembered by the shapes' keys: trays and outlines)."""
+    key = ("slide", tray, d, most, gap, edges, tuple(k for _, k in shapes))
+    hit = _parts_memo.get(key)
+    if isinstance(hit, float):
+        return hit
+    moved = float(stop_short(tray, d, most, stops_at=[b for b, _ in shapes], edges=edges, gap=gap).moved)
+    _parts_memo.put(key, moved)
+    return moved
+
+
+def _offer_ok(
+    state: CdState, unit: Unit, to: XY, facing: float, reach: float, base: tuple[object, ...] | None
+) -> bool:
+    """Whether a one-leg move to ``to`` ending so faced is legal (remembered under ``base`` when given)."""
+    if base is None:
+        return isinstance(_plan_move(state, unit, (to,), facing, reach), MovePlan)
+    key = ("move", base, to, facing)
+    hit = _parts_memo.get(key)
+    if isinstance(hit, bool):
+        return hit
+    ok = isinstance(_plan_move(state, unit, (to,), facing, reach), MovePlan)
+    _parts_memo.put(key, ok)
+    return ok
 
 
 def _farther(a: Sequence[XY], b: Sequence[XY], slack: float) -> bool:

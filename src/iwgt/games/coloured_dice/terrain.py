@@ -318,16 +318,17 @@ def move_taxes(
         return MoveTax()
     # Only pieces within the box of every tray the move passes through can be entered: most moves on open
     # ground meet none, and pay nothing without a single shapely overlay.
+    table = _table(effects)
     box, parts = _move_box(start, path, facing)
     pieces = [
         p
         for p in _standing(features)
-        if _boxes_meet(box, piece_box(p.outline))
+        if _taxes_moves(table.get(p.kind, _NO_EFFECT), cls)
+        and _boxes_meet(box, piece_box(p.outline))
         and not all(convex_apart(part, piece_hull(p.outline)) for part in parts)
     ]
     if not pieces:
         return MoveTax()
-    table = _table(effects)
     ground = move_sweep(start, path, facing)
     shapely.prepare(ground)
     fixed = 0.0
@@ -356,6 +357,11 @@ def move_taxes(
             if _models_through(start, path, models, files, poly) > FEW_MODELS:
                 removed.append(piece.id)
     return MoveTax(fixed, tuple(d6), blocked, marching, tuple(crossed), tuple(removed))
+
+
+def _taxes_moves(eff: TerrainEffect, cls: str) -> bool:
+    """Whether a kind does anything to a move of that terrain class (a hill does not: nothing to look at)."""
+    return eff.tax(cls) != 0 or eff.blocked(cls) or eff.marching_blocked or eff.removable
 
 
 def _move_box(
