@@ -306,3 +306,22 @@ def test_a_charger_shaken_before_contact_abandons_the_charge() -> None:
     # steady, the same charge makes contact
     after, events = GAME.apply(asked, React(False))
     assert [e.to_json()["contact"] for e in events if e.kind == "UnitCharged"] == [True]
+
+
+def test_remembered_offers_follow_what_changes_near_the_unit() -> None:
+    """CD-MS-01: the offered moves are remembered per unit, but a friend stepping into the way, or a new
+    turn, gives the same offers as working them out afresh; the friend ahead cuts the move straight ahead."""
+    alone = battle([unit(0, "spearmen", 20, 4, files=6), unit(0, "archers", 40, 4), FAR_ENEMY])
+    spear = alone.unit(0)
+    first = movement.move_offers(alone, spear)
+    reach = movement.allowance(alone, spear)
+    assert first == movement._move_offers(alone, spear, reach, None)
+    ahead = alone.unit(1).tray.moved((20.0, 7.5))
+    blocked = alone.with_unit(replace(alone.unit(1), tray=ahead))
+    offers = movement.move_offers(blocked, spear)
+    assert offers == movement._move_offers(blocked, spear, reach, None)
+    assert offers != first
+    straight = [p[0] for p, _ in offers if p[0][0] == 20.0]
+    assert straight and all(y < 5.0 for _, y in straight)  # stops short of the archers ahead
+    again = movement.move_offers(alone, replace(spear, attacked=not spear.attacked))
+    assert again == first

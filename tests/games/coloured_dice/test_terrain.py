@@ -387,3 +387,24 @@ def test_a_shorter_move_pays_no_more(legs: list[XY], cut: float) -> None:
     assert set(short.d6_features) <= set(whole.d6_features)
     assert set(short.bushes_crossed) <= set(whole.bushes_crossed)
     assert short.marching_blocked <= whole.marching_blocked
+
+
+def test_taxes_see_a_piece_only_where_the_move_enters_it() -> None:
+    """CD-TE-02 with the cheap tests before the exact one: an L-shaped stream whose bounding box (and hull)
+    holds the whole move but whose arms the tray never enters costs nothing; a move into one arm pays 1"; the
+    end tray pivoting into the stream pays too (the end facing is part of the move)."""
+    ell = piece(0, "stream", ((0, 0), (20, 0), (20, 2), (2, 2), (2, 20), (0, 20)))
+    tray = Tray((10.0, 10.0), 0.0, 2.0, 1.0)
+    assert move_taxes(tray, [(12.0, 12.0)], [ell], "infantry") == MoveTax()
+    assert move_taxes(tray, [(3.5, 10.0)], [ell], "infantry") == MoveTax()  # x 2.5..4.5: clear of the arm
+    assert move_taxes(tray, [(2.5, 10.0)], [ell], "infantry").fixed == 1.0  # x 1.5..3.5: in the arm
+    assert move_taxes(tray, [(10.0, 3.0)], [ell], "infantry") == MoveTax()  # y 2.5..3.5: clear of it
+    # pivoted a quarter turn at (10, 2.6): x 9.5..10.5, y 1.6..3.6, its end in the arm y 0..2
+    assert move_taxes(tray, [(10.0, 2.6)], [ell], "infantry", facing=90.0).fixed == 1.0
+
+
+def test_a_hill_costs_no_move_and_is_not_looked_at() -> None:
+    """CD-TE-01 (designed): a hill takes nothing from a move, whatever the move does on it."""
+    hill = piece(0, "hill", rect(0, 0, 30, 30), height=1.0)
+    assert move_taxes(START, NORTH, [hill], "infantry") == MoveTax()
+    assert move_taxes(START, NORTH, [hill], "cavalry") == MoveTax()

@@ -863,7 +863,8 @@ def move_offers(state: CdState, unit: Unit) -> list[Offer]:
 
 
 def _offers_key(state: CdState, unit: Unit, reach: float) -> tuple[object, ...] | None:
-    """What a unit's offered moves depend on: the unit itself and its allowance, the table, the terrain and
+    """What a unit's offered moves depend on (once it may move now): the unit's profile, tray and models and
+    its allowance, the table, the terrain and
     the objectives, every other tray near enough to stop or bar a move (its centre within the reach, both
     trays' half-diagonals, the enemy gap and an inch), and the nearest enemies' centres (the goals and the
     facing). None for a spirit on a leash: its owner's magic decides too."""
@@ -878,7 +879,9 @@ def _offers_key(state: CdState, unit: Unit, reach: float) -> tuple[object, ...] 
     )
     foes = sorted(state.enemies(unit.seat), key=lambda e: math.dist(e.tray.centre, here))
     goals = tuple(e.tray.centre for e in foes[:OFFER_ENEMIES])
-    return (unit, reach, state.width, state.height, state.features, state.objectives, near, goals)
+    # The unit's own facts a move's check reads (not what it did this turn: a new turn keeps the answers).
+    me = (unit.id, unit.seat, unit.army, unit.key, unit.tray, unit.models, unit.files)
+    return (me, reach, state.width, state.height, state.features, state.objectives, near, goals)
 
 
 def _move_offers(state: CdState, unit: Unit, reach: float, base: tuple[object, ...] | None) -> list[Offer]:
