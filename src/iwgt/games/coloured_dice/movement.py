@@ -166,8 +166,20 @@ def engaged(state: CdState, unit: Unit) -> list[int]:
         # far-apart centres settle it without the rectangle maths
         and math.dist(unit.tray.centre, e.tray.centre) <= reach + _radius(e.tray)
         and shadow_gap(unit.tray, e.tray) <= CONTACT_EPS + SHADOW_EPS
-        and tray_gap(unit.tray, e.tray) <= CONTACT_EPS
+        and _gap(unit.tray, e.tray) <= CONTACT_EPS
     ]
+
+
+@lru_cache(maxsize=8192)
+def _gap(a: Tray, b: Tray) -> float:
+    """``tray_gap`` remembered (trays are values; the same pairs are measured again and again)."""
+    return tray_gap(a, b)
+
+
+@lru_cache(maxsize=8192)
+def _overlap(a: Tray, b: Tray) -> bool:
+    """``trays_overlap`` remembered."""
+    return trays_overlap(a, b)
 
 
 def shadow_gap(a: Tray, b: Tray) -> float:
@@ -271,12 +283,12 @@ def why_not_stand(state: CdState, unit: Unit, tray: Tray, *, ignore: Sequence[in
             continue
         if math.dist(other.tray.centre, tray.centre) > reach + _radius(other.tray) + ENEMY_GAP + GAP_EPS:
             continue
-        if trays_overlap(tray, other.tray):
+        if _overlap(tray, other.tray):
             return f"CD-MS-01: the tray would stand on {other.name}"
         if other.seat != unit.seat:
             if shadow_gap(tray, other.tray) >= ENEMY_GAP - GAP_EPS + SHADOW_EPS:
                 continue  # surely far enough
-            gap = tray_gap(tray, other.tray)
+            gap = _gap(tray, other.tray)
             if gap < ENEMY_GAP - GAP_EPS:
                 return (
                     f'CD-MS-16: a move may not end within {ENEMY_GAP:g}" of an enemy ({other.name} would be '
@@ -616,7 +628,7 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
     if why is not None:
         return why
     reach = allowance(state, unit)
-    gap = tray_gap(unit.tray, target.tray)
+    gap = _gap(unit.tray, target.tray)
     if gap > reach + GAP_EPS:  # the tray must go at least the gap: out of reach whatever the way
         return f'CD-MS-16: {target.name} is {gap:.2f}" away; {unit.name} moves {reach:g}"'
     if not sees(state, unit, target):
