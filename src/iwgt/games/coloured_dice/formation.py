@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from shapely.geometry import Polygon
@@ -131,8 +132,14 @@ def _slots(models: int, files: int) -> list[tuple[float, int]]:
 
 def model_trays(tray: Tray, models: int, files: int) -> list[Tray]:
     """Each model's cell as a small tray facing the unit's way: index 0 front-left, front rank first."""
+    return list(_model_trays(tray, models, files))
+
+
+@lru_cache(maxsize=4096)
+def _model_trays(tray: Tray, models: int, files: int) -> tuple[Tray, ...]:
+    """``model_trays`` worked out once per block (the observation and every shot ask again)."""
     if models <= 0:
-        return []
+        return ()
     f = files_of(models, files)
     cw, cd = cell_dims(tray, models, f)
     (fx, fy), (rx, ry) = tray.axes()
@@ -142,12 +149,18 @@ def model_trays(tray: Tray, models: int, files: int) -> list[Tray]:
         u = pos * cw - tray.frontage / 2  # to the right of the centre
         w = tray.depth / 2 - (rank + 0.5) * cd  # ahead of the centre
         out.append(Tray((cx + rx * u + fx * w, cy + ry * u + fy * w), tray.facing, cw, cd))
-    return out
+    return tuple(out)
 
 
 def model_cells(tray: Tray, models: int, files: int) -> list[Polygon]:
     """Each model's cell as a polygon: index 0 front-left, front rank first, a partial last rank centred."""
-    return [t.polygon() for t in model_trays(tray, models, files)]
+    return list(_model_cells(tray, models, files))
+
+
+@lru_cache(maxsize=4096)
+def _model_cells(tray: Tray, models: int, files: int) -> tuple[Polygon, ...]:
+    """``model_cells`` built once per block (shapely polygons are immutable: shared safely)."""
+    return tuple(t.polygon() for t in _model_trays(tray, models, files))
 
 
 def model_points(tray: Tray, models: int, files: int) -> list[XY]:
