@@ -65,8 +65,8 @@ from iwgt.geometry.trays import (
 XY = tuple[float, float]
 Step = tuple[CdState, list[Event]]
 
-ENEMY_GAP: Final = 1.0
-"""A move may not end nearer an enemy than this (inches): only a charge ends in contact (cd-spec 1)."""
+ENEMY_GAP: Final = rules().constants.enemy_gap
+"""A move may not end nearer an enemy than this (inches): only a charge ends in contact (CD-MS-16, data)."""
 CONTACT_EPS: Final = formation.CONTACT_EPS
 """Two trays this near (inches) touch: engaged (CD-FI)."""
 CAVALRY: Final = "cavalry"
