@@ -30,6 +30,7 @@ from iwgt.games.coloured_dice.formation import (
     model_points,
     ranks_of,
     reform,
+    surely_apart,
 )
 from iwgt.geometry.trays import Tray, tray_gap, trays_overlap
 
@@ -351,3 +352,19 @@ def test_cell_size_from_the_rules() -> None:
     assert cell_size("infantry", "skirmish") == (4.0, 4.0)
     assert cell_size("cavalry", "tight") == (1.0, 2.0)
     assert cell_size("cavalry", "open", gap=0.5) == (1.5, 2.5)
+
+
+def test_surely_apart_never_parts_trays_nearer_than_asked() -> None:
+    """CD-FI (contact within CONTACT_EPS), the cheap test before the exact gap: trays 10" apart are surely
+    more than 1" apart; trays side by side 0.5" apart are not *surely* more than 0.4" apart (the bound is
+    the centres' distance less both half-diagonals: 2.5 - 2.236 = 0.264); over a sweep of placements and
+    facings it never says apart when the true gap is within the distance asked."""
+    a = Tray((0.0, 0.0), 0.0, 2.0, 1.0)
+    assert surely_apart(a, a.moved((10.0, 0.0)), 1.0)
+    assert not surely_apart(a, a.moved((2.5, 0.0)), 0.4)
+    assert tray_gap(a, a.moved((2.5, 0.0))) == pytest.approx(0.5)
+    for i in range(200):
+        b = Tray((i % 20 * 0.37, i // 20 * 0.41), i * 17.0 % 360, 1.0 + i % 3, 0.5 + i % 2)
+        for by in (0.0, 0.05, 1.0):
+            if surely_apart(a, b, by):
+                assert tray_gap(a, b) > by

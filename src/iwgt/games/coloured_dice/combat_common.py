@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from iwgt.core.protocol import Event
 from iwgt.games.coloured_dice.combat_events import GeneralMoraleChanged
-from iwgt.games.coloured_dice.formation import CONTACT_EPS, UnitGeo
+from iwgt.games.coloured_dice.formation import CONTACT_EPS, UnitGeo, surely_apart
 from iwgt.games.coloured_dice.magic_bonus import Against, armour_bonus
 from iwgt.games.coloured_dice.morale import general_morale_change
 from iwgt.games.coloured_dice.rules import Profile, profile, rules
@@ -100,7 +100,12 @@ def body(u: Unit) -> int:
 
 def in_contact(a: Unit, b: Unit) -> bool:
     """Whether two units on the table touch (CD-MS-16: within ``CONTACT_EPS``)."""
-    return a.on_table and b.on_table and tray_gap(a.tray, b.tray) <= CONTACT_EPS
+    return (
+        a.on_table
+        and b.on_table
+        and not surely_apart(a.tray, b.tray, CONTACT_EPS)  # far-apart trays settled cheaply
+        and tray_gap(a.tray, b.tray) <= CONTACT_EPS
+    )
 
 
 def engaged_friends(state: CdState, target: Unit, seat: int) -> list[Unit]:

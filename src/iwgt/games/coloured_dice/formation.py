@@ -130,6 +130,17 @@ def _slots(models: int, files: int) -> list[tuple[float, int]]:
     return out
 
 
+APART_EPS: Final = 1e-9
+"""Rounding slack (inches) of ``surely_apart``'s bound."""
+
+
+def surely_apart(a: Tray, b: Tray, by: float) -> bool:
+    """Whether the trays are surely more than ``by`` inches apart: their centres' distance less both
+    half-diagonals (never more than their true gap) exceeds it. A cheap test before ``tray_gap``."""
+    reach = (math.hypot(a.frontage, a.depth) + math.hypot(b.frontage, b.depth)) / 2
+    return math.dist(a.centre, b.centre) - reach > by + APART_EPS
+
+
 def model_trays(tray: Tray, models: int, files: int) -> list[Tray]:
     """Each model's cell as a small tray facing the unit's way: index 0 front-left, front rank first."""
     return list(_model_trays(tray, models, files))
