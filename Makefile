@@ -46,6 +46,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 	$(BIN)/python benchmarks/latency.py
 	$(BIN)/python benchmarks/valhalla.py
+	$(BIN)/python benchmarks/anvil_bot.py
+	$(BIN)/python benchmarks/coloured_dice_odds.py
+	$(BIN)/python benchmarks/coloured_dice_engine.py
+	$(BIN)/python benchmarks/coloured_dice_bot.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
