@@ -301,11 +301,16 @@ def test_a_charger_shaken_before_contact_abandons_the_charge() -> None:
     shaken = asked.with_unit(replace(charger, shaken=True))
     after, events = GAME.apply(shaken, React(False))
     assert not any(e.kind == "UnitCharged" for e in events)
+    # the log says the charge is abandoned, and why
+    assert [e.to_json() for e in events if e.kind == "ChargeAbandoned"] == [
+        {"event": "ChargeAbandoned", "unit": 0, "target": 1, "reason": "shaken"}
+    ]
     assert after.unit(0).tray == st.unit(0).tray
     assert after.unit(0).actions_left == st.unit(0).actions_left - 1
     # steady, the same charge makes contact
     after, events = GAME.apply(asked, React(False))
     assert [e.to_json()["contact"] for e in events if e.kind == "UnitCharged"] == [True]
+    assert not any(e.kind == "ChargeAbandoned" for e in events)
 
 
 def test_remembered_offers_follow_what_changes_near_the_unit() -> None:

@@ -160,6 +160,20 @@ def test_the_flow_s_events_in_words() -> None:
         WORDS.event(charged, OBS, 1)
         == 'The Troll of Pohjola charges the Spearmen of Kaleva in the flank from 9.5".'
     )
+    # CD-MS-16, CD-RE-01 (designed): a charger the reaction shook or destroyed gives the charge up
+    abandoned = ev.ChargeAbandoned(8, 0, "shaken")
+    assert WORDS.event(abandoned, OBS, 0) == (
+        "The Poison archers' charge at the Spearmen of Kaleva is abandoned: they are shaken."
+    )
+    alone = ev.ChargeAbandoned(1, 0, "destroyed")
+    assert WORDS.event(alone, OBS, 0) == (
+        "The Troll of Pohjola's charge at the Spearmen of Kaleva is abandoned: it is destroyed."
+    )
+    gone = ev.ChargeAbandoned(0, 5, "target_gone")
+    assert WORDS.event(gone, OBS, 0) == (
+        "The Spearmen of Kaleva's charge at the Master of Pohjola is abandoned: "
+        "the Master of Pohjola is gone."
+    )
     taken = ev.ObjectiveTaken(0, 0, 20, 0)
     assert WORDS.event(taken, OBS, 1) == (
         "The Sons of Kaleva take the Sampo with the Spearmen of Kaleva: +1 general morale and 20 VP."

@@ -86,6 +86,16 @@ class UnitCharged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ChargeAbandoned(Event):
+    """A charger gives up its charge where it stands after the target's reaction (CD-MS-16, CD-RE-01,
+    designed): ``reason`` is ``shaken``, ``destroyed`` (the charger is off the table) or ``target_gone``."""
+
+    unit: int
+    target: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class UnitReformed(Event):
     """A unit changed its order and files (and facing) (CD-AC-05..08)."""
 

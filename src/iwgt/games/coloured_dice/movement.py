@@ -27,6 +27,7 @@ from iwgt.games.coloured_dice import formation, resolve
 from iwgt.games.coloured_dice import rules as data
 from iwgt.games.coloured_dice.events import (
     BushesCleared,
+    ChargeAbandoned,
     TerrainRolled,
     UnitCharged,
     UnitMoved,
@@ -677,11 +678,21 @@ def _charge_then(state: CdState, then: Then, events: list[Event]) -> CdState:
     """After the reaction: a charger still on the table and steady goes on (terrain dice, then contact).
 
     A charger the stand-and-shoot destroyed or shook (or a target gone) abandons the charge where it stands:
-    no ``UnitCharged`` (it went nowhere); the reaction's own events (the roll, the shot, the morale test)
-    tell why (designed)."""
+    no ``UnitCharged`` (it went nowhere) but a ``ChargeAbandoned`` saying why, so the log does not leave the
+    charge hanging (designed)."""
     uid, tid, gap, march = int(then.data[0]), int(then.data[1]), float(then.data[2]), bool(then.data[3])
     unit, target = state.unit(uid), state.unit(tid)
-    if not unit.on_table or not target.on_table or unit.shaken:
+    reason = (
+        "destroyed"
+        if not unit.on_table
+        else "shaken"
+        if unit.shaken
+        else "target_gone"
+        if not target.on_table
+        else ""
+    )
+    if reason:
+        events.append(ChargeAbandoned(uid, tid, reason))
         return state
     end = formation.charge_end(unit.tray, target.tray)
     tax = _taxes(state, unit, (end.centre,), end.facing)

@@ -316,6 +316,22 @@ def _unit_charged(e: Any, n: Names) -> str:
     return f"{n.subj(e.unit, 'charge')} {n.the_(e.target)} in the {side} from {inches(e.distance)}."
 
 
+ABANDONED: Final = {
+    "shaken": ("are", "shaken"),
+    "destroyed": ("are", "destroyed"),
+}
+"""Why a charge is abandoned, said of the charger: its verb (to agree) and the rest."""
+
+
+def _charge_abandoned(e: Any, n: Names) -> str:
+    said = f"{possessive(n.the(e.unit))} charge at {n.the_(e.target)} is abandoned"
+    if e.reason == "target_gone":
+        return f"{said}: {n.subj_(e.target, 'are')} gone."
+    verb, rest = ABANDONED.get(e.reason, ("are", why(e.reason)))
+    pronoun, verb = ("it", singular(verb)) if e.unit in n.single else ("they", verb)
+    return f"{said}: {pronoun} {verb} {rest}."
+
+
 def _unit_reformed(e: Any, n: Names) -> str:
     order = ORDERS.get(e.order, e.order)
     wide = count(e.files, "file")
@@ -624,6 +640,7 @@ SAYERS: Final[Mapping[str, Sayer]] = {
     "TerrainRolled": _terrain_rolled,
     "BushesCleared": _bushes_cleared,
     "UnitCharged": _unit_charged,
+    "ChargeAbandoned": _charge_abandoned,
     "UnitReformed": _unit_reformed,
     "ObjectiveTaken": _objective_taken,
     "BattleOver": _battle_over,
