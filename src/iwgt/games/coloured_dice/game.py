@@ -65,21 +65,21 @@ def _why_not_attack(state: CdState, seat: int, uid: int) -> Unit | str:
     if isinstance(got, str):
         return got
     if got.attacked:
-        return f"CD-AC-02: {got.name} has made its attack this turn (one fight, shot or spell a turn)"
+        return f"CD-AC-02: one attack (fight, shot or spell) a turn ({got.name}: already made)"
     return got
 
 
 def _shot_refusal(state: CdState, unit: Unit, target_id: int) -> str | None:
     """Why the unit may not shoot at the target now (engaged, no missile, out of sight or range)."""
     if movement.engaged(state, unit):
-        return f"CD-SH: {unit.name} is engaged: it may not shoot (designed)"
+        return f"CD-SH: no shooting while engaged ({unit.name}: engaged; designed)"
     if not _has_missile(unit):
-        return f"CD-SH: {unit.name} has no missile weapon"
+        return f"CD-SH: shooting needs a missile weapon ({unit.name}: none)"
     if not 0 <= target_id < len(state.units):
         return f"there is no unit {target_id}"
     target = state.unit(target_id)
     if target.seat == unit.seat or not target.on_table:
-        return f"CD-SH: {target.name} is not an enemy unit on the table"
+        return f"CD-SH: the target must be an enemy unit on the table ({target.name}: not one)"
     return None
 
 
@@ -88,9 +88,9 @@ def _fight_refusal(state: CdState, unit: Unit, target_id: int) -> str | None:
         return f"there is no unit {target_id}"
     target = state.unit(target_id)
     if target.seat == unit.seat or not target.on_table:
-        return f"CD-FI: {target.name} is not an enemy unit on the table"
+        return f"CD-FI: the target must be an enemy unit on the table ({target.name}: not one)"
     if target_id not in movement.engaged(state, unit):
-        return f"CD-FI-01: {unit.name} is not in contact with {target.name}"
+        return f"CD-FI-01: a fight needs contact ({unit.name} and {target.name}: not in contact)"
     if wound_immune(state, target):
         return immune_refusal(target)
     return None
@@ -389,9 +389,9 @@ class CdGame:
     def _release(self, state: CdState, seat: int, action: act.Release) -> Step:
         unit = self._actor(state, seat, action.unit)
         if action.spirit not in unit.spirits:
-            raise IllegalAction(f"CD-MA: {unit.name} holds no spirit {action.spirit!r}")
+            raise IllegalAction(f"CD-MA: no spirit {action.spirit!r} held by {unit.name}")
         if action not in magic.releasable(state, unit.id):
-            raise IllegalAction(f"CD-MA: {unit.name} cannot release {action.spirit} now")
+            raise IllegalAction(f"CD-MA: {action.spirit} may not be released by {unit.name} now")
         spent = replace(unit, actions_left=unit.actions_left - 1)
         result: Step = magic.release(state.with_unit(spent), action)
         return result

@@ -291,12 +291,14 @@ def check_cast(state: CdState, cast: Cast) -> Spell | Gift:
     if cast.spell not in book.spells and cast.spell not in book.gifts:
         raise IllegalAction(f"no spell or gift {cast.spell!r}")
     if cast.spell not in powers_of(u, book):
-        raise IllegalAction(f"{u.name} does not know {book.power(cast.spell).name} (CD-MA)")
+        raise IllegalAction(f"{book.power(cast.spell).name} is not among the powers of {u.name} (CD-MA)")
     power = book.power(cast.spell)
     if not u.on_table:
-        raise IllegalAction(f"{u.name} is no longer on the table")
+        raise IllegalAction(f"the caster is no longer on the table ({u.name})")
     if isinstance(power, Spell) and will_of(u) < power.cost:
-        raise IllegalAction(f"{power.name} costs {power.cost} Will; {u.name} has {will_of(u)} (CD-CH-23)")
+        raise IllegalAction(
+            f"{power.name} costs {power.cost} Will, more than the {will_of(u)} left to {u.name} (CD-CH-23)"
+        )
     if power.target == "point":
         if cast.at is None or _summon_place(state, u, power, cast.at) is None:
             raise IllegalAction(
@@ -325,7 +327,9 @@ def _why_not(state: CdState, caster: Unit, cast: Cast, power: Power) -> str:
     if power.target == "friend" and t.seat != caster.seat:
         return f"it aims at {aims}"
     if not _in_range(caster, t, power):
-        return f'{t.name} is {tray_gap(caster.tray, t.tray):.1f}" away, the range is {power.range:g}"'
+        return (
+            f'out of range: {tray_gap(caster.tray, t.tray):.1f}" to {t.name}, the range is {power.range:g}"'
+        )
     return f"it aims at {aims} in sight, on which it would do something"
 
 
@@ -605,7 +609,7 @@ def release_spirit(state: CdState, unit_id: int, spirit: str) -> Step:
     bearer's next turn, then it is gone (CD-MA-04); a released spirit enters the table (CD-MA-05)."""
     u = state.unit(unit_id)
     if not u.on_table or spirit not in u.spirits:
-        raise IllegalAction(f"{u.name} has no spirit {spirit!r} to release now (CD-MA-02..05)")
+        raise IllegalAction(f"no spirit {spirit!r} for {u.name} to release now (CD-MA-02..05)")
     events: list[Event] = []
     if spirits.spirit_of(spirit).kind == "bound":
         state, more = spirits.release_bound(state, u, spirit, turns_ahead(state, TURNS_OF["next_turn"]))
