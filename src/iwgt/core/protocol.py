@@ -209,6 +209,7 @@ class ScenarioCard:
     turns: int | None
     table: str  # its size in the game's own measure, e.g. "12x9 cells" or '24" x 16"'
     forces: str = ""  # what each side brings, e.g. "9 / 8 units" or "1 Raiders v 1 Defenders"
+    turn_word: str = "turns"  # what ``turns`` counts, in the game's own word (a game of rounds: "rounds")
 
     def to_json(self) -> JSON:
         """The card as the lobby API sends it."""
@@ -220,6 +221,7 @@ class ScenarioCard:
             "turns": self.turns,
             "table": self.table,
             "forces": self.forces,
+            "turn_word": self.turn_word,
         }
 
 

@@ -132,7 +132,7 @@ export async function showLobby(root) {
       o.help ? h("p", { class: "muted" }, o.help) : null));
     state.setup = setup;
     const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },
-      game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} turns)`)));
+      game.scenarios.map((sc) => h("option", { value: sc.name }, `${sc.title} (${sc.turns} ${sc.turn_word || "turns"})`)));
     const about = h("p", { class: "muted scenario-about", testid: "scenario-about" });
     const facts = h("p", { class: "muted scenario-facts", testid: "scenario-facts" });
     // The seats follow the scenario: a scenario may have one seat per player, several on a side.
@@ -143,7 +143,7 @@ export async function showLobby(root) {
       const sc = scenarioOf(setup.scenario);
       about.textContent = sc && sc.description ? sc.description : "";
       facts.textContent = sc ? [sc.table ? `Table ${sc.table}` : "", sc.forces ? `Forces ${sc.forces}` : "",
-        sc.turns ? `${sc.turns} turns` : ""].filter(Boolean).join(" · ") : "";
+        sc.turns ? `${sc.turns} ${sc.turn_word || "turns"}` : ""].filter(Boolean).join(" · ") : "";
       fill(seatHost, names.map((name, i) => {
         const sel = h("select", { class: "big-select", testid: `seat-select-${i}`, id: `seat-select-${i}` },
           h("option", { value: "human" }, "Human player"), h("option", { value: "bot" }, "Table bot"));

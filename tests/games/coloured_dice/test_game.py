@@ -54,6 +54,8 @@ def test_initial_status_and_scenarios() -> None:
     assert GAME.chance_outcomes(st) is None
     card = GAME.scenario_card(GAME.load_scenario("skirmish"))
     assert card.turns == 4 and card.table == '36" x 24"' and card.forces == "4 / 4 units"
+    # a battle lasts rounds (CD-AC-01: a round is both sides' turns): the lobby says "(4 rounds)"
+    assert card.turn_word == "rounds" and card.to_json()["turn_word"] == "rounds"
 
 
 def test_observation_has_the_spec_keys() -> None:

@@ -151,6 +151,7 @@ class CdGame:
             turns=spec.rounds,
             table=f'{spec.width:g}" x {spec.height:g}"',
             forces=f"{a} / {b} units",
+            turn_word="rounds",  # a battle lasts rounds (both sides' turns), not turns
         )
 
     # ------------------------------------------------------------ the state
