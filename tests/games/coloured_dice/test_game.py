@@ -87,7 +87,7 @@ def test_legal_actions_are_finite_and_end_turn_is_always_offered() -> None:
 def test_orders_for_another_sides_unit_are_refused() -> None:
     """A seat orders only its own units, and only in its turn."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 30, files=6)])
-    with pytest.raises(IllegalAction, match="not yours"):
+    with pytest.raises(IllegalAction, match=r"^not your unit \(Spear-wall of the North\)$"):
         GAME.apply(st, Move(1, ((10.0, 27.0),), 180.0))
     with pytest.raises(IllegalAction, match="nothing is being asked"):
         GAME.apply(st, Hero(0))

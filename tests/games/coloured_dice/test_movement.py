@@ -185,8 +185,10 @@ def test_charge_needs_line_of_sight() -> None:
 def test_charge_out_of_reach_is_refused() -> None:
     """CD-MS-16: the target 6" away is beyond the spearmen's 4"."""
     st = battle([unit(0, "spearmen", 10, 5, files=6), unit(1, "spear_wall", 10, 13, files=6)])
-    with pytest.raises(IllegalAction, match="CD-MS-16"):
+    said = 'CD-MS-16: out of reach: 6.00" to Spear-wall of the North, a move of 4" for Spearmen of Kaleva'
+    with pytest.raises(IllegalAction) as refused:
         GAME.apply(st, Charge(0, 1))
+    assert str(refused.value) == said  # the rule first, no verb after a (plural) unit name
 
 
 def test_long_charge_asks_for_a_reaction() -> None:

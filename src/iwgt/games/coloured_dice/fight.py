@@ -58,11 +58,11 @@ def push_fight(state: CdState, unit_id: int, target_id: int, events: list[Event]
         raise IllegalAction("no such unit")
     a, d = state.unit(unit_id), state.unit(target_id)
     if a.seat == d.seat:
-        raise IllegalAction(f"{d.name} is a friend")
+        raise IllegalAction(f"the target must be an enemy ({d.name}: a friend)")
     if not (a.on_table and d.on_table):
         raise IllegalAction("both units must be on the table to fight")
     if not in_contact(a, d):
-        raise IllegalAction(f"CD-FI-01: {a.name} is not in contact with {d.name}")
+        raise IllegalAction(f"CD-FI-01: a fight needs contact ({a.name} and {d.name}: not in contact)")
     first, second, why = order_of(state, a, d)
     events.append(FightBegun(first.id, second.id, why))
     before = (first.models, second.models)

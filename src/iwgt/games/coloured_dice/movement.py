@@ -340,11 +340,11 @@ def why_not_act(state: CdState, seat: int, uid: int) -> Unit | str:
         return f"there is no unit {uid}"
     unit = state.units[uid]
     if unit.seat != seat:
-        return f"{unit.name} is not yours"
+        return f"not your unit ({unit.name})"
     if not unit.on_table:
-        return f"{unit.name} is no longer on the table"
+        return f"the unit is no longer on the table ({unit.name})"
     if unit.actions_left <= 0:
-        return f"CD-AC-01: {unit.name} has no action left this turn"
+        return f"CD-AC-01: no action left this turn ({unit.name})"
     return unit
 
 
@@ -403,10 +403,10 @@ def _hull(points: Sequence[XY]) -> Polygon:
 def why_not_move_now(state: CdState, unit: Unit) -> str | None:
     """Why the unit may not take a move action now (engaged, or a forbidden march), else None."""
     if engaged(state, unit):
-        return f"CD-FI: {unit.name} is engaged: it may only fight, cast or reform in place (designed)"
+        return f"CD-FI: an engaged unit may only fight, cast or reform in place ({unit.name}; designed)"
     if unit.moved >= 1:
         if unit.order == "tight":
-            return f"CD-AC-08: {unit.name} is in tight order: no second move (no marching) this turn"
+            return f"CD-AC-08: no second move (no marching) in tight order this turn ({unit.name})"
         if unit.marching_blocked:
             return f"CD-TE: {unit.name} crossed a pond this turn: no marching"
     return None
@@ -622,16 +622,16 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
         return f"there is no unit {target_id}"
     target = state.unit(target_id)
     if target.seat == unit.seat or not target.on_table:
-        return f"CD-MS-16: {target.name} is not an enemy unit on the table"
+        return f"CD-MS-16: the target must be an enemy unit on the table ({target.name}: not one)"
     if unit.shaken:
-        return f"CD-MO: {unit.name} is shaken: it may not charge (designed)"
+        return f"CD-MO: a shaken unit may not charge ({unit.name}: shaken; designed)"
     why = why_not_move_now(state, unit)
     if why is not None:
         return why
     reach = allowance(state, unit)
     gap = _gap(unit.tray, target.tray)
     if gap > reach + GAP_EPS:  # the tray must go at least the gap: out of reach whatever the way
-        return f'CD-MS-16: {target.name} is {gap:.2f}" away; {unit.name} moves {reach:g}"'
+        return f'CD-MS-16: out of reach: {gap:.2f}" to {target.name}, a move of {reach:g}" for {unit.name}'
     if not sees(state, unit, target):
         return f"CD-MS-16: {unit.name} cannot see {target.name}"
     end = formation.charge_end(unit.tray, target.tray)
@@ -652,7 +652,10 @@ def plan_charge(state: CdState, unit: Unit, target_id: int) -> ChargePlan | str:
         return f"CD-TE: {tax.blocked}"
     if distance > reach - tax.fixed + GAP_EPS:
         taxed = f' less {tax.fixed:g}" of terrain' if tax.fixed else ""
-        return f'CD-MS-16: {target.name} is {distance:.2f}" away; {unit.name} moves {reach:g}"{taxed}'
+        return (
+            f'CD-MS-16: out of reach: {distance:.2f}" to {target.name}, '
+            f'a move of {reach:g}"{taxed} for {unit.name}'
+        )
     return ChargePlan(end, distance, reach, tax, gap, unit.moved >= 1)
 
 
@@ -772,7 +775,7 @@ def plan_reform(state: CdState, unit: Unit, order: str, files: int, facing: floa
     if order not in allowed:
         return f"CD-AC-07: {unit.name} may take only the order(s) {', '.join(allowed)}"
     if not 1 <= files <= unit.models:
-        return f"CD-AC: {unit.name} has {unit.models} models: 1 to {unit.models} files"
+        return f"CD-AC: 1 to {unit.models} files ({unit.name}: {unit.models} models)"
     if (
         order == unit.order
         and files == formation.files_of(unit.models, unit.files)
@@ -804,9 +807,9 @@ def apply_reform(state: CdState, unit: Unit, order: str, files: int, facing: flo
 def why_not_rally(state: CdState, unit: Unit) -> str | None:
     """Why the unit may not rally: it is steady, engaged, or has acted this turn (designed)."""
     if not unit.shaken:
-        return f"CD-MO: {unit.name} is steady: nothing to rally"
+        return f"CD-MO: only a shaken unit may rally ({unit.name}: steady)"
     if engaged(state, unit):
-        return f"CD-MO: {unit.name} is engaged: it may not rally (designed)"
+        return f"CD-MO: no rallying while engaged ({unit.name}: engaged; designed)"
     if unit.moved or unit.attacked or unit.actions_left < _full_actions(unit):
         return f"CD-MO: a rally takes all of {unit.name}'s actions this turn (designed)"
     return None

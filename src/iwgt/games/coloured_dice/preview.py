@@ -126,9 +126,9 @@ def fight_preview(state: CdState, unit_id: int, target_id: int) -> Preview | str
         return "no such unit"
     a, t = state.unit(unit_id), state.unit(target_id)
     if a.seat == t.seat:
-        return f"{t.name} is a friend"
+        return f"the target must be an enemy ({t.name}: a friend)"
     if not in_contact(a, t):
-        return f"CD-FI-01: {a.name} is not in contact with {t.name}"
+        return f"CD-FI-01: a fight needs contact ({a.name} and {t.name}: not in contact)"
     if wound_immune(state, t):
         return immune_refusal(t)
     dice = melee_dice(state, a, t)

@@ -181,7 +181,7 @@ def _refusal(state: CdState, top: Pending, answer: Action) -> str:
             return why
     if isinstance(top, ResistAsk) and isinstance(answer, Resist):
         u = state.unit(top.unit)
-        return f"CD-CH-25: resisting costs {top.cost} Will; {u.name} has {u.will or 0}"
+        return f"CD-CH-25: resisting costs {top.cost} Will, more than the {u.will or 0} left to {u.name}"
     asked = _ASKED.get(type(top), type(top).__name__)
     return f"{type(answer).__name__} is not an answer on offer now: the question is {asked}"
 

@@ -63,7 +63,7 @@ def skill_of(u: Unit) -> int:
 
 def immune_refusal(target: Unit) -> str:
     """Why no shot, fight or attack spell may aim at an immaterial spirit (CD-MA-08)."""
-    return f"CD-MA-08: {target.name} is immaterial: wounds cannot touch it (only magic or its owner's end)"
+    return f"CD-MA-08: no wound touches an immaterial spirit, only magic or its owner's end ({target.name})"
 
 
 def plan_shot(state: CdState, unit_id: int, target_id: int) -> ShotPlan:
@@ -72,21 +72,21 @@ def plan_shot(state: CdState, unit_id: int, target_id: int) -> ShotPlan:
         raise IllegalAction("no such unit")
     u, t = state.unit(unit_id), state.unit(target_id)
     if t.seat == u.seat:
-        raise IllegalAction(f"{t.name} is a friend")
+        raise IllegalAction(f"the target must be an enemy ({t.name}: a friend)")
     if not (u.on_table and t.on_table):
         raise IllegalAction("both units must be on the table")
     if wound_immune(state, t):
         raise IllegalAction(immune_refusal(t))
     w = missile_weapon(prof(u))
     if w is None or w.missile is None:
-        raise IllegalAction(f"CD-SH-02: {u.name} has no missile weapon")
+        raise IllegalAction(f"CD-SH-02: shooting needs a missile weapon ({u.name}: none)")
     missile = w.missile
     weapon_range = float(missile.range)
     distance = tray_gap(u.tray, t.tray)
     bands = max_range_bands()
     if distance > bands * weapon_range + RANGE_SLACK:
         raise IllegalAction(
-            f'CD-RA-01: {t.name} is {distance:.1f}" away; a {weapon_range:g}" weapon reaches '
+            f'CD-RA-01: out of range: {distance:.1f}" to {t.name}; a {weapon_range:g}" weapon reaches '
             f'{bands * weapon_range:g}"'
         )
     features = state.terrain()
