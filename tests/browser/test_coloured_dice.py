@@ -310,19 +310,25 @@ def turn_step(page: Page, v: dict[str, Any], done: dict[str, int]) -> str | None
 # -- 2. physical dice with coloured faces --------------------------------------------------------------------
 
 
-def physical_table(server: Server) -> str:
+def skirmish_table(server: Server, **extra: str) -> str:
+    """A seeded skirmish for two people at one screen (``extra``, e.g. ``dice="physical"``): its link."""
     body = {
         "game": "coloured-dice",
         "scenario": "skirmish",
         "seats": ["human", "human"],
         "mode": "shared",
-        "dice": "physical",
         "seed": SEED,
+        **extra,
     }
     r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
     assert r.status_code == 201, r.text
     link: str = r.json()["links"]["table"]
     return link
+
+
+def physical_table(server: Server) -> str:
+    """The skirmish with physical dice: the players enter each face."""
+    return skirmish_table(server, dice="physical")
 
 
 def shoot_ten_white(page: Page) -> None:
@@ -416,16 +422,7 @@ def test_a_volley_of_physical_dice_is_entered_in_one_tally(server: Server, brows
 
 @pytest.mark.timeout(300)
 def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, browser: Browser) -> None:
-    body = {
-        "game": "coloured-dice",
-        "scenario": "skirmish",
-        "seats": ["human", "human"],
-        "mode": "shared",
-        "seed": SEED,
-    }
-    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
-    assert r.status_code == 201, r.text
-    page = open_link(browser, server.base, r.json()["links"]["table"], PHONE)
+    page = open_link(browser, server.base, skirmish_table(server), PHONE)
     try:
         wait_settled(page)
         v = view(page)
@@ -460,16 +457,7 @@ def test_on_a_phone_the_orders_bands_and_preview_are_in_reach(server: Server, br
 @pytest.mark.timeout(120)
 def test_tap_for_help_names_the_unit_type_and_the_ground(server: Server, browser: Browser) -> None:
     """Tap for help, then a unit's tray: its type's topic (``unit:<army>.<key>``); then a piece of ground."""
-    body = {
-        "game": "coloured-dice",
-        "scenario": "skirmish",
-        "seats": ["human", "human"],
-        "mode": "shared",
-        "seed": SEED,
-    }
-    r = httpx.post(server.base + "/api/tables", json=body, timeout=10)
-    assert r.status_code == 201, r.text
-    page = open_link(browser, server.base, r.json()["links"]["table"], DESKTOP)
+    page = open_link(browser, server.base, skirmish_table(server), DESKTOP)
     try:
         wait_settled(page)
         obs = view(page)["observation"]
