@@ -1,0 +1,1 @@
+"""WarQuest: conquest, quests and ranked battles for two to five warlords on the map of Myrathia."""
