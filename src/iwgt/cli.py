@@ -14,9 +14,9 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from iwgt.core.chance import Die, SeededDice
-from iwgt.core.errors import GameError
+from iwgt.core.errors import GameError, MalformedAction
 from iwgt.core.match import Match
-from iwgt.core.plugin import GamePlugin
+from iwgt.core.plugin import GamePlugin, checked_choices
 from iwgt.core.protocol import Event, Result, same_result
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.registry import UnknownGame, get_plugin, plugins
@@ -138,6 +138,14 @@ def simulate(
     physical_dice: Annotated[
         bool, typer.Option(help="ask for the face of every roll instead of rolling")
     ] = False,
+    players: Annotated[
+        int | None,
+        typer.Option(help="seat this many players (a game whose setup options include `players`)"),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="a setup option of the game as KEY=VALUE (repeatable; see the game selection)"),
+    ] = None,
 ) -> None:
     """Play a scenario to the end with the game's built-in bot in every seat, with a turn-by-turn report."""
     plugin = _plugin(game)
@@ -148,6 +156,9 @@ def simulate(
     print_events = plugin.report() or _print_plain
     try:
         scen = g.load_scenario(scenario if scenario is not None else g.scenario_names()[0])
+        choices = setup_choices(plugin, len(g.seats(scen)), players, option or [])
+        if choices:
+            scen = plugin.configure(scen, choices)
     except GameError as exc:
         raise fail(exc.message) from None
     # With physical dice the players roll every die the referee awaits; the table still rolls the secret dice
@@ -194,6 +205,30 @@ def simulate(
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
         console.rule(f"[bold]Game over after {summary['turns']} turns: {res.words}")
+
+
+def setup_choices(plugin: GamePlugin, seats: int, players: int | None, options: list[str]) -> dict[str, str]:
+    """The setup choices ``--players`` and ``--option KEY=VALUE`` ask for, checked against the game's own
+    setup options (``GamePlugin.setup_options``); a game without a ``players`` option refuses ``--players``
+    naming the seats its scenario has."""
+    raw: dict[str, str] = {}
+    for given in options:
+        key, sep, value = given.partition("=")
+        if not sep or not key.strip():
+            raise MalformedAction(f"--option {given!r}: write a setup option as KEY=VALUE")
+        if key.strip() in raw:
+            raise MalformedAction(f"--option {key.strip()!r} is given twice")
+        raw[key.strip()] = value.strip()
+    offered = plugin.setup_options()
+    if players is not None:
+        if all(o.key != "players" for o in offered):
+            raise MalformedAction(
+                f"--players: {plugin.facts.title} seats a fixed {seats} players (its scenario's seats)"
+            )
+        if raw.get("players", str(players)) != str(players):
+            raise MalformedAction(f"--players {players} and --option players={raw['players']} disagree")
+        raw["players"] = str(players)
+    return checked_choices(offered, raw)
 
 
 def _print_plain(console_: Any, state: Any, events: list[Event]) -> list[Event]:
