@@ -60,7 +60,7 @@ def parse_scenario(text: str, origin: str) -> WqScenario:
 
 
 def scenario_names() -> list[str]:
-    """The shipped scenarios in name order (the conformance suite asks for it; the spec wished myrathia first)."""
+    """The shipped scenarios in name order (the conformance suite asks for sorted names)."""
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
 
 

@@ -1,0 +1,67 @@
+"""Victory points and the end of a WarQuest game (WQ-OB-03, WQ-MS-38/39 designed).
+
+VP: quests (card VP), conquest cards (card VP), battles won (1 each) are kept in ``Player.vp``; ``vp``
+power cards add their VP while held. The Emperor (four sacred quests) wins at once; otherwise, after the
+last round or the last event, the most VP wins; ties: most sacred quests, then most gold, then shared.
+"""
+
+from __future__ import annotations
+
+from iwgt.core.protocol import Result
+from iwgt.games.warquest.rules import rules
+from iwgt.games.warquest.state import WqState
+
+SEAT_NAMES = (
+    "the Red Warlord",
+    "the Blue Warlord",
+    "the Green Warlord",
+    "the Yellow Warlord",
+    "the Purple Warlord",
+)
+"""Each seat's name, in seat order (wq-spec: Players)."""
+SEAT_COLOURS = ("#c0392b", "#2e6fd8", "#27ae60", "#d4ac0d", "#8e44ad")
+"""Each seat's colour, in seat order."""
+
+
+def sacred(state: WqState, seat: int) -> int:
+    """How many sacred quests a warlord has completed."""
+    quests = rules().quests
+    return sum(1 for q in state.players[seat].done_quests if quests[q].sacred)
+
+
+def total_vp(state: WqState, seat: int) -> int:
+    """A warlord's victory points: those gained plus the ``vp`` powers held (WQ-MS-38)."""
+    from iwgt.games.warquest import powers
+
+    return state.players[seat].vp + powers.power_sum(state, seat, "vp")
+
+
+def emperor(state: WqState) -> int | None:
+    """The first seat with the scenario's number of sacred quests done, else None (WQ-OB-03)."""
+    for s in range(state.n):
+        if sacred(state, s) >= state.scenario.emperor_quests:
+            return s
+    return None
+
+
+def standings(state: WqState) -> list[tuple[int, int, int, int]]:
+    """(vp, sacred, gold, seat) per seat, best first."""
+    rows = [(total_vp(state, s), sacred(state, s), state.players[s].gold, s) for s in range(state.n)]
+    return sorted(rows, key=lambda r: (-r[0], -r[1], -r[2], r[3]))
+
+
+def final_result(state: WqState, reason: str | None = None) -> Result:
+    """The result: the Emperor, else the most VP with the tie-breaks (several winners when still tied)."""
+    e = emperor(state)
+    if e is not None:
+        why = reason or f"{SEAT_NAMES[e]} completes {sacred(state, e)} sacred quests and is crowned Emperor"
+        return Result.win([e], state.n, why, side=str(e), title=SEAT_NAMES[e])
+    rows = standings(state)
+    best = rows[0][:3]
+    winners = [r[3] for r in rows if r[:3] == best]
+    why = reason or f"the most victory points ({best[0]} VP) when the last round is over"
+    if len(winners) == 1:
+        w = winners[0]
+        return Result.win(winners, state.n, why, side=str(w), title=SEAT_NAMES[w])
+    names = " and ".join(SEAT_NAMES[w] for w in winners)
+    return Result.win(winners, state.n, f"{names} share the victory: {why}", side=None, title=None)
