@@ -105,15 +105,10 @@ class WqPlugin(GamePlugin):
         return print_events
 
     def commands(self) -> dict[str, typer.Typer]:
-        """``iwgt units warquest`` and (the odds engineer's) ``iwgt odds warquest battle``."""
-        from iwgt.games.warquest.catalogue import units_app
+        """``iwgt units warquest`` and ``iwgt odds warquest battle`` (cli.py)."""
+        from iwgt.games.warquest.cli import commands
 
-        out: dict[str, typer.Typer] = {"units": units_app}
-        try:
-            from iwgt.games.warquest.cli import commands
-        except ImportError:  # the odds command is written beside this one; until then, units alone
-            return out
-        return {**commands(), **out}
+        return commands()
 
     def summary(self, state: Any) -> JSON:
         """Each warlord's victory points, gold, sacred quests, regions owned and troops on the map."""
