@@ -12,12 +12,13 @@ advanced troop keys, a kingdom is one of the eight, ...).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
@@ -170,6 +171,7 @@ EVENT_POWER_EFFECTS: Mapping[str, Mapping[str, ParamKind]] = MappingProxyType(
 )
 """The EVENT power cards' effect kinds (one-shot, outside the Rule of Five, WQ-PW-09; WQ-MS-36)."""
 
+M = TypeVar("M", bound=DataModel)
 Param = int | str | tuple[str, ...]
 """A card parameter's value: a number, a key, or a list of keys."""
 
@@ -404,6 +406,10 @@ class PowersFile(Model):
     powers: list[PowerRow]
 
 
+_ROW_FIELDS: frozenset[str] = frozenset(TroopKind.model_fields) | frozenset(PowerRow.model_fields)
+"""Field names a row's own check may name first in its message."""
+
+
 # ------------------------------------------------------------------ what the game reads
 
 
@@ -497,9 +503,24 @@ def _fail(origin: str, key: str, message: str) -> DataFileError:
     return DataFileError(origin, key, message)
 
 
+_FIELD_FIRST = re.compile(r"^(?P<field>[a-z_]+): (?P<msg>.*)$", re.DOTALL)
+
+
+def _validate(model: type[M], data: Any, origin: str) -> M:
+    """``datafiles.validate``, and a row's own check that names its field ("designed: missing") is reported at
+    that field's dotted key (``troops.goblin_foot.designed``), not at the row's."""
+    try:
+        return validate(model, data, origin)
+    except DataFileError as exc:
+        found = _FIELD_FIRST.match(exc.expected)
+        if exc.key and found and found["field"] in _ROW_FIELDS:
+            raise _fail(origin, f"{exc.key}.{found['field']}", found["msg"]) from None
+        raise
+
+
 def _constants(text: str, origin: str) -> tuple[str, Constants, dict[str, Source]]:
     """rules.toml: the version, the constants' values and their sources."""
-    raw = validate(RulesFile, parse_toml(text, origin), origin)
+    raw = _validate(RulesFile, parse_toml(text, origin), origin)
     values = {name: entry.value for name, entry in raw.constants.items()}
     for name in Constants.model_fields:
         if name not in values:
@@ -518,7 +539,7 @@ def _constants(text: str, origin: str) -> tuple[str, Constants, dict[str, Source
 
 def _troops(text: str, origin: str) -> dict[str, TroopKind]:
     """troops.toml: the troop table in file order."""
-    table = validate(TroopsFile, parse_toml(text, origin), origin).troops
+    table = _validate(TroopsFile, parse_toml(text, origin), origin).troops
     for name, row in table.items():
         if row.key != name:
             raise _fail(origin, f"troops.{name}.key", f"is {row.key!r}, should be {name!r}")
@@ -601,7 +622,7 @@ def _unique_keys(origin: str, deck: str, keys: Sequence[str]) -> None:
 
 def _quests(text: str, origin: str) -> dict[int, QuestCard]:
     """quests.toml: the quest deck by card id."""
-    rows = validate(QuestsFile, parse_toml(text, origin), origin).quests
+    rows = _validate(QuestsFile, parse_toml(text, origin), origin).quests
     _unique_keys(origin, "quests", [r.key for r in rows])
     for i, r in enumerate(rows):
         if r.location not in LOCATION_KEYS:
@@ -618,7 +639,7 @@ def _quests(text: str, origin: str) -> dict[int, QuestCard]:
 
 def _conquests(text: str, origin: str, troops: Mapping[str, TroopKind]) -> dict[int, ConquestCard]:
     """conquests.toml: the conquest deck by card id."""
-    rows = validate(ConquestsFile, parse_toml(text, origin), origin).conquests
+    rows = _validate(ConquestsFile, parse_toml(text, origin), origin).conquests
     _unique_keys(origin, "conquests", [r.key for r in rows])
     cards = {}
     for i, r in enumerate(rows):
@@ -629,7 +650,7 @@ def _conquests(text: str, origin: str, troops: Mapping[str, TroopKind]) -> dict[
 
 def _events(text: str, origin: str, troops: Mapping[str, TroopKind]) -> dict[int, EventCard]:
     """events.toml: the event deck by card id."""
-    rows = validate(EventsFile, parse_toml(text, origin), origin).events
+    rows = _validate(EventsFile, parse_toml(text, origin), origin).events
     _unique_keys(origin, "events", [r.key for r in rows])
     cards = {}
     for i, r in enumerate(rows):
@@ -640,7 +661,7 @@ def _events(text: str, origin: str, troops: Mapping[str, TroopKind]) -> dict[int
 
 def _powers(text: str, origin: str, troops: Mapping[str, TroopKind]) -> dict[int, PowerCard]:
     """powers.toml: the power deck by card id; an event card's effect is an event kind and only its."""
-    rows = validate(PowersFile, parse_toml(text, origin), origin).powers
+    rows = _validate(PowersFile, parse_toml(text, origin), origin).powers
     _unique_keys(origin, "powers", [r.key for r in rows])
     cards = {}
     for i, r in enumerate(rows):
