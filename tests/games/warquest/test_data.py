@@ -320,6 +320,8 @@ def test_locations_agree_with_the_map() -> None:
     maps = pytest.importorskip("iwgt.games.warquest.maps")
     assert set(LOCATION_KEYS) == set(maps.LOCATIONS)
     assert len(LOCATION_KEYS) == 15
+    # The kingdoms and peoples the cards name are the map's too (WQ-MS-26, WQ-MS-31).
+    assert set(KINGDOMS) == set(maps.KINGDOMS) and set(PEOPLES) == set(maps.PEOPLES)
 
 
 # ------------------------------------------------------------------ broken files
