@@ -11,6 +11,8 @@ from iwgt.games.warquest import battle as K
 from iwgt.games.warquest.actions import Refill
 from iwgt.games.warquest.battle import Battle, Fighter, RollInProgress, Side, SideMods
 
+NO_MODS = SideMods()
+
 
 def F(i: int, kind: str, hits: int = 0) -> Fighter:
     return Fighter(i, kind, hits)
@@ -23,7 +25,7 @@ def side(
     reserve: Sequence[Fighter] = (),
     retreat: Sequence[Fighter] = (),
     leaders: Sequence[int] = (100,),
-    mods: SideMods = SideMods(),
+    mods: SideMods = NO_MODS,
 ) -> Side:
     return Side(seat, tuple(front), tuple(rear), tuple(reserve), tuple(retreat), tuple(leaders), mods)
 
@@ -109,9 +111,8 @@ def test_wq_sp_05_untrained_archer_only_when_the_rear_fires() -> None:
     assert K.rank_dice(b, "attacker", "rear") == 5
     assert K.rank_dice(b, "attacker", "front") == 3
     assert K.rank_dice(battle(side(0, front=front), NOBODY), "attacker", "rear") == 0
-    assert (
-        K.rank_dice(battle(side(0, front=front, rear=[F(4, "goblin_foot")]), NOBODY), "attacker", "rear") == 0
-    )
+    foot_behind = side(0, front=front, rear=[F(4, "goblin_foot")])
+    assert K.rank_dice(battle(foot_behind, NOBODY), "attacker", "rear") == 0
     # elves in the rear rank or the reserve add nothing
     b4 = battle(side(0, rear=[F(3, "elf_archer"), F(5, "elf_foot")], reserve=[F(6, "elf_foot")]), NOBODY)
     assert K.rank_dice(b4, "attacker", "rear") == 2
