@@ -134,3 +134,25 @@ def test_score_conquests_two_at_once_and_an_empty_deck() -> None:
     assert [e.kind for e in events] == ["ConquestScored", "ConquestScored"]
     s3, events = conquest.score_conquests(make_state(seat0={"conquests": (foothold,)}), 0)
     assert events == [] and s3.players[0].conquests == (foothold,)
+
+
+def test_every_shipped_card_reads_on_the_shipped_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WQ-MS-34: every one of the 40 cards has an objective of the closed list and its parameters name a
+    kingdom or people of both shipped maps (nobody owning anything: nothing holds)."""
+    from iwgt.games.warquest.maps import load_map
+
+    monkeypatch.setattr(conquest, "load_map", load_map)
+    assert len(rules().conquests) == 40
+    for key in ("myrathia", "marches"):
+        m = load_map(key)
+        s = make_state()
+        for card, c in rules().conquests.items():
+            assert c.objective in conquest.OBJECTIVES
+            assert not conquest.holds(s, 0, c.objective, c.params, m), card
+        every = {r: 0 for r in m.regions}
+        s = make_state(owners=every)
+        assert all(
+            conquest.holds(s, 0, c.objective, c.params, m)
+            for c in rules().conquests.values()
+            if c.objective != "regions" or int(c.params["count"]) <= len(m.regions)
+        )

@@ -212,3 +212,16 @@ def test_first_infantry() -> None:
     assert happenings.first_infantry("dwarf") == "dwarf_foot"
     assert happenings.first_infantry("satyr") == "satyr_foot"
     assert happenings.first_infantry("troll") is None
+
+
+def test_every_shipped_event_executes_on_the_shipped_maps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WQ-MS-35: each of the 30 cards has an effect of the closed list and executes on both shipped maps."""
+    from iwgt.games.warquest.maps import load_map
+
+    assert len(rules().events) == 30
+    for key in ("myrathia", "marches"):
+        monkeypatch.setattr(happenings, "load_map", lambda _k, key=key: load_map(key))
+        for card, c in rules().events.items():
+            assert c.effect in happenings.EFFECTS
+            s, _ = happenings.execute(make_state(), card)
+            assert s.pending == (), card  # nobody has troops: no monster dice

@@ -175,3 +175,16 @@ def test_pool_left() -> None:
     """WQ-RT-06: bugbears' pool of 5 with 3 on the board leaves 2."""
     leaders, troops = _board()
     assert powers.pool_left(make_state(leaders=leaders, troops=troops), "bugbear") == 2
+
+
+def test_tunnel_links_on_the_shipped_maps() -> None:
+    """Designed (`tunnels`): on each shipped map the links join exactly the regions of the three Tunnel
+    locations (deep_tunnels, goblin_tunnels, dwarf_gate), every pair once."""
+    powers._tunnel_links.cache_clear()
+    for key in ("myrathia", "marches"):
+        m = maps.load_map(key)
+        regions = sorted({m.location_region[k] for k in ("deep_tunnels", "goblin_tunnels", "dwarf_gate")})
+        links = powers._tunnel_links(key)
+        n = len(regions)
+        assert len(links) == n * (n - 1) // 2
+        assert all(a < b and a in regions and b in regions for a, b in links)
