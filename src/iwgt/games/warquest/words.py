@@ -88,12 +88,13 @@ def _cards(deck: str) -> Mapping[int, Any]:
     from iwgt.games.warquest.rules import rules
 
     r = rules()
-    table: Mapping[int, Any] = {
+    decks: dict[str, Mapping[int, Any]] = {
         "quest": r.quests,
         "conquest": r.conquests,
         "power": r.powers,
         "event": r.events,
-    }.get(deck, {})
+    }
+    table = decks.get(deck, {})
     return table
 
 
@@ -368,6 +369,191 @@ def _game_over(e: Any, n: Names, seat: Seat | None) -> str:
     return f"The game is over: {winners} {verb} ({why(e.reason)}). Victory points: {vp}."
 
 
+# ------------------------------------------------------------------------------------------ battles
+
+
+RANK_WORDS: Final = {"front": "front rank", "rear": "rear rank"}
+"""A rank in words."""
+SPELL_WORDS: Final = {"fireball": "a FIREBALL", "ice_blast": "an ICE BLAST", "fire_breath": "FIRE BREATH"}
+"""A spell in words, as the text prints its name (WQ-SP-11, WQ-SP-12, WQ-SP-14)."""
+
+
+def rolled_words(hits: int, flees: int) -> str:
+    """``2 hits and 1 flee``, ``no hit, no flee``."""
+    if not hits and not flees:
+        return "no hit, no flee"
+    return listed([count(hits, "hit") if hits else "", count(flees, "flee") if flees else ""])
+
+
+def _battle_began(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"Battle in {n.region(e.region)}: {n.seat(e.attacker)} attacks {n.seat(e.defender)}."
+
+
+def _lines_arranged(e: Any, n: Names, seat: Seat | None) -> str:
+    return (
+        f"{n.Seat(e.seat)} sets up {len(e.front)} in the front rank, {len(e.rear)} in the rear rank "
+        f"and {len(e.reserve)} in reserve."
+    )
+
+
+def _attack_rolled(e: Any, n: Names, seat: Seat | None) -> str:
+    rank = RANK_WORDS.get(e.rank, e.rank)
+    target = RANK_WORDS.get(e.target, e.target)
+    return (
+        f"{cap(n.possessive(e.seat))} {rank} rolls {count(e.dice, 'die', 'dice')} at the {target}: "
+        f"{rolled_words(e.hits, e.flees)}."
+    )
+
+
+def _spell_rolled(e: Any, n: Names, seat: Seat | None) -> str:
+    spell = SPELL_WORDS.get(e.spell, why(e.spell))
+    return (
+        f"{n.Seat(e.seat)} casts {spell} at {n.troop(e.troop)} with {count(e.dice, 'die', 'dice')}: "
+        f"{rolled_words(e.hits, e.flees)}."
+    )
+
+
+def _breath(e: Any, n: Names, seat: Seat | None) -> str:
+    rank = RANK_WORDS.get(e.rank, e.rank)
+    troops = count(len(e.troops), "troop")
+    return f"{cap(n.possessive(e.seat))} Fire Dragon breathes fire on the enemy {rank} ({troops})."
+
+
+def _hits_taken(e: Any, n: Names, seat: Seat | None) -> str:
+    marked = sum(k for _, k in e.hits)
+    parts = [
+        f"{count(len(e.eliminated), 'troop')} eliminated" if e.eliminated else "",
+        f"{count(len(e.fled), 'troop')} {'flees' if len(e.fled) == 1 else 'flee'} to the retreat area"
+        if e.fled
+        else "",
+    ]
+    said = listed(parts)
+    if not said:
+        said = f"{count(marked, 'hit')} marked" if marked else "nothing lost"
+    return f"{n.Seat(e.seat)}: {said}."
+
+
+def _line_refilled(e: Any, n: Names, seat: Seat | None) -> str:
+    moved = len(e.front) + len(e.rear)
+    return f"{n.Seat(e.seat)} fills the line with {count(moved, 'troop')} from the reserve."
+
+
+def _round_ended(e: Any, n: Names, seat: Seat | None) -> str:
+    parts = [f"Round {e.round} of the battle is over"]
+    if e.regenerated:
+        parts.append(f"{count(len(e.regenerated), 'troll')} regenerate")
+    if e.rallied:
+        parts.append(f"{count(len(e.rallied), 'troop')} rallied to the reserve")
+    return "; ".join(parts) + "."
+
+
+def _battle_won(e: Any, n: Names, seat: Seat | None) -> str:
+    how = f"{n.seat(e.loser)} withdraws" if e.withdrew else f"{n.seat(e.loser)} is beaten"
+    return (
+        f"{n.Seat(e.winner)} wins the battle of {n.region(e.region)} after {count(e.rounds, 'round')} "
+        f"({how}): +{e.vp} VP."
+    )
+
+
+def _pursued(e: Any, n: Names, seat: Seat | None) -> str:
+    return (
+        f"{n.Seat(e.seat)} pursues with {count(e.dice, 'die', 'dice')}: "
+        f"{count(len(e.eliminated), 'troop')} cut down."
+    )
+
+
+def _fell_back(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{cap(n.possessive(e.seat))} survivors fall back to {n.region(e.region)}."
+
+
+def _army_destroyed(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{cap(n.possessive(e.seat))} army has no way out: {count(len(e.troops), 'troop')} eliminated."
+
+
+def _captured(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{cap(n.possessive(e.seat))} Lieutenant is captured and goes back to the supply."
+
+
+def _escaped(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{n.Seat(e.seat)} escapes alone to {n.region(e.region)}."
+
+
+# ------------------------------------------------------------------------------------------ cards
+
+
+def _gold_changed(e: Any, n: Names, seat: Seat | None) -> str:
+    cause = why(str(e.cause))
+    if e.gold >= 0:
+        return f"{n.Seat(e.seat)} gains {e.gold} gold ({cause})."
+    return f"{n.Seat(e.seat)} loses {-e.gold} gold ({cause})."
+
+
+def _troop_lost(e: Any, n: Names, seat: Seat | None) -> str:
+    where = n.region(e.region)
+    return f"{cap(n.possessive(e.seat))} {troop_name(e.troop_kind)} in {where} is lost ({why(e.cause)})."
+
+
+def _monster_rolled(e: Any, n: Names, seat: Seat | None) -> str:
+    kingdom = why(str(e.kingdom)).title()
+    return f"A monster in {kingdom} rolls at {n.possessive(e.seat)} troops: {count(e.hits, 'hit')}."
+
+
+def _token_removed(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"Uprising: {n.possessive(e.seat)} token in {n.region(e.region)} is thrown down."
+
+
+def _unlocked(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{listed([troop_name(k) for k in e.kinds])} may now be recruited by every warlord."
+
+
+def _mustered(e: Any, n: Names, seat: Seat | None) -> str:
+    name = troop_name(e.troop_kind)
+    return f"{count(len(e.ids), name, name)} join {n.seat(e.seat)} in {n.region(e.region)}."
+
+
+def _market_replaced(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"The market is swept away; new power cards: {listed([card_name('power', c) for c in e.dealt])}."
+
+
+def _conquest_scored(e: Any, n: Names, seat: Seat | None) -> str:
+    text = card_text("conquest", e.card)
+    said = f" ({text})" if text else ""
+    return f"{n.Seat(e.seat)} scores the conquest card {card_name('conquest', e.card)}{said}: +{e.vp} VP."
+
+
+def _power_gained(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{n.Seat(e.seat)} now holds {card_name('power', e.card)}."
+
+
+def _gold_found(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{card_name('power', e.card)}: {n.seat(e.seat)} gains {e.gold} gold."
+
+
+def _free_troops(e: Any, n: Names, seat: Seat | None) -> str:
+    name = troop_name(e.troop_kind)
+    joined = f"{count(len(e.ids), name, name)} join {n.seat(e.seat)} in {n.region(e.region)}"
+    return f"{card_name('power', e.card)}: {joined}."
+
+
+def _extra_action(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"{card_name('power', e.card)}: {n.possessive(e.seat)} next turn has one more action."
+
+
+def _battle_dice(e: Any, n: Names, seat: Seat | None) -> str:
+    return (
+        f"{card_name('power', e.card)}: {n.possessive(e.seat)} next battle rolls "
+        f"{count(e.dice, 'more die', 'more dice')} in the front rank's first attack."
+    )
+
+
+def _wraith_king(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"The Wraith King rises to serve {n.seat(e.seat)} in {n.region(e.region)}."
+
+
+def _wraith_king_left(e: Any, n: Names, seat: Seat | None) -> str:
+    return f"The Wraith King leaves {n.seat(e.seat)} in {n.region(e.region)}: The Black Crown is gone."
+
+
 SAYERS: Final[dict[str, Sayer]] = {
     # the engine (events.py)
     "DeckShuffled": _deck_shuffled,
@@ -394,6 +580,37 @@ SAYERS: Final[dict[str, Sayer]] = {
     "TurnEnded": _turn_ended,
     "EventTurned": _event_turned,
     "GameOver": _game_over,
+    # battles (battle_events.py)
+    "BattleBegan": _battle_began,
+    "LinesArranged": _lines_arranged,
+    "AttackRolled": _attack_rolled,
+    "SpellRolled": _spell_rolled,
+    "BreathBreathed": _breath,
+    "HitsTaken": _hits_taken,
+    "LineRefilled": _line_refilled,
+    "RoundEnded": _round_ended,
+    "BattleWon": _battle_won,
+    "Pursued": _pursued,
+    "ArmyFellBack": _fell_back,
+    "ArmyDestroyed": _army_destroyed,
+    "LieutenantCaptured": _captured,
+    "WarlordEscaped": _escaped,
+    # events, conquest cards and powers (happenings.py, conquest.py, powers.py)
+    "GoldChanged": _gold_changed,
+    "TroopLost": _troop_lost,
+    "MonsterRolled": _monster_rolled,
+    "TokenRemoved": _token_removed,
+    "TroopsUnlocked": _unlocked,
+    "Mustered": _mustered,
+    "MarketReplaced": _market_replaced,
+    "ConquestScored": _conquest_scored,
+    "PowerGained": _power_gained,
+    "GoldFound": _gold_found,
+    "FreeTroops": _free_troops,
+    "ExtraActionGained": _extra_action,
+    "BattleDiceGained": _battle_dice,
+    "WraithKingArrived": _wraith_king,
+    "WraithKingLeft": _wraith_king_left,  # cards.py
 }
 """Every event class of the game, by name, and its sentence."""
 
