@@ -451,7 +451,7 @@ def default_assignment(
         fl: tuple[int, ...] = ()
     else:
         fleeable = sorted((f for f in survivors if _can_flee(f)), key=_flee_order)
-        fl = tuple(f.id for f in fleeable[:flees])
+        fl = tuple(sorted(f.id for f in fleeable[:flees]))
     return tuple(sorted(given.items())), fl
 
 
@@ -460,11 +460,11 @@ def assignments(
 ) -> Iterator[Assignment]:
     """Every legal assignment (lazily, hit splits first), for the flow's variants and its "one choice?"."""
     rank = b.side(enemy(side)).rank(target)
-    pool = sorted(_assignable(rank, missile=missile), key=lambda f: f.id)
-    capacity = sum(_left(f) for f in pool)
-    total = min(hits, capacity)
+    shield, others, on_shield = _plan(rank, hits, flees, missile=missile)
+    total = min(hits, sum(_left(f) for f in shield + others))
 
-    def splits(i: int, left: int) -> Iterator[tuple[tuple[int, int], ...]]:
+    def splits(pool: Sequence[Fighter], i: int, left: int) -> Iterator[tuple[tuple[int, int], ...]]:
+        # every way to share ``left`` hits among pool[i:] (no troop beyond its defence left)
         if i == len(pool):
             if left == 0:
                 yield ()
@@ -473,8 +473,16 @@ def assignments(
         for n in range(min(left, _left(pool[i])), -1, -1):
             if left - n > rest:
                 break
-            for tail in splits(i + 1, left - n):
+            for tail in splits(pool, i + 1, left - n):
                 yield (((pool[i].id, n),) if n else ()) + tail
+
+    def all_splits() -> Iterator[tuple[tuple[int, int], ...]]:
+        # SHIELD (WQ-SP-04): the dwarves' share is forced; only the rest is shared among the others
+        for hs in splits(shield, 0, on_shield):
+            for ho in splits(others, 0, total - on_shield):
+                yield tuple(sorted(hs + ho))
+
+    pool = sorted(shield + others, key=lambda f: f.id)
 
     def choose(items: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
         if k == 0:
@@ -484,7 +492,7 @@ def assignments(
             for tail in choose(items[j + 1 :], k - 1):
                 yield (items[j], *tail)
 
-    for hs in splits(0, total):
+    for hs in all_splits():
         given = dict(hs)
         survivors = [f for f in pool if given.get(f.id, 0) < _left(f)]
         if any(has(f.kind, "shield") for f in survivors):

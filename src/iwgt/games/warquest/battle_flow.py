@@ -758,7 +758,7 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
     troops = [t for t in state.troops if t.region != b.region or t.id in alive]
     leaders = list(state.leaders)
     lose_ids = {f.id for f in lose_side.everyone()}
-    lose_leaders = set(lose_side.leaders)
+    lose_leaders = {ld.id for ld in state.leaders_in(b.region, lose_side.seat)}
     if lost == "attacker":
         dest: str | None = b.came_from
     elif retreat_to is not None:
@@ -788,9 +788,9 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
             elif ld.rank == "lieutenant":
                 events.append(E.LieutenantCaptured(seat=ld.seat, leader=ld.id))
             else:
-                away = _escape_region(
-                    replace(state, troops=tuple(troops), leaders=tuple(kept)), b.region, ld.seat
-                )
+                others = tuple(x for x in leaders if x.id not in lose_leaders)
+                now = replace(state, troops=tuple(troops), leaders=others)
+                away = _escape_region(now, b.region, ld.seat)
                 kept.append(replace(ld, region=away or ld.region))
                 events.append(E.WarlordEscaped(seat=ld.seat, leader=ld.id, region=away or ld.region))
         leaders = kept
