@@ -23,7 +23,7 @@ from iwgt.games.warquest import battle as K
 from iwgt.games.warquest import battle_events as E
 from iwgt.games.warquest import battle_flow as BF
 from iwgt.games.warquest.game import WqGame
-from iwgt.games.warquest.state import WqState
+from iwgt.games.warquest.state import WqState, with_player
 
 from .corekit import _import_all, _restore, _swap, board, dealt, scenario
 from .corekit import testland_loader as _loader
@@ -372,6 +372,21 @@ def test_wq_ms_41_max_rounds_the_attacker_withdraws(base: WqState) -> None:
     assert s.battle is not None and s.battle.stage == "pursuit_roll" and s.battle.withdrew
     s, ev = play(s, [BLANK, BLANK, BLANK, BLANK])
     assert of(ev, E.BattleWon) == [E.BattleWon("r01", 1, 0, True, 8, 1)]
+
+
+def test_the_wraith_king_dies_and_the_one_shot_battle_dice_are_spent(base: WqState) -> None:
+    """The event power's battle dice add 2 to the round-1 front (2 + 2 = 4) and are spent by the battle;
+    the Wraith King killed by the pursuit leaves nobody controlling him (wq-spec, WQ-TR-04 designed)."""
+    s = army(base, ["wraith_king"], ["goblin_foot"])
+    s = with_player(s, replace(s.players[0], battle_dice=2))
+    s = replace(s, wraith_seat=0)
+    s, _ = attack(s)
+    s, ev = play(s, [DEFAULT, DEFAULT, BLANK, BLANK, BLANK, BLANK, BLANK])
+    assert [(e.side, e.dice) for e in of(ev, E.AttackRolled)] == [("defender", 1), ("attacker", 4)]
+    s, ev = play(s, [A.PressOn(True), HIT, BLANK, BLANK, BLANK])
+    assert s.battle is None and of(ev, E.Pursued)[0].eliminated == (100,)
+    assert s.wraith_seat is None and s.troop(100) is None
+    assert s.players[0].battle_dice == 0
 
 
 def test_answers_are_refused_out_of_turn_and_of_the_wrong_kind(base: WqState) -> None:

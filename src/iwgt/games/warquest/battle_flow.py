@@ -795,7 +795,11 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
                 events.append(E.WarlordEscaped(seat=ld.seat, leader=ld.id, region=away or ld.region))
         leaders = kept
     vp = K.const("BATTLE_VP")
-    state = replace(state, troops=tuple(troops), leaders=tuple(leaders), battle=None)
+    wraith = state.wraith_seat
+    kept_ids = {t.id for t in troops}
+    if any(t.kind == "wraith_king" and t.id not in kept_ids for t in state.troops):
+        wraith = None  # the Wraith King died: only gaining the card again brings him back (wq-spec)
+    state = replace(state, troops=tuple(troops), leaders=tuple(leaders), battle=None, wraith_seat=wraith)
     p = state.players[win_side.seat]
     state = with_player(state, replace(p, vp=p.vp + vp, battles_won=p.battles_won + 1))
     # the one-shot battle dice (an event power) are spent by the battle that used them
