@@ -1,0 +1,644 @@
+"""Exact WarQuest battle odds: one attack's (hits, flees) and the chance of winning a whole battle.
+
+The combat die (WQ-CB-01 decision) shows a hit on one face, a flee on one and nothing on four. One attack of
+``n`` dice is a trinomial; with a Satyr in the attacking rank (AMBUSH, WQ-SP-07) every flee adds
+``AMBUSH_DICE`` more dice, whose flees add more, capped at ``AMBUSH_MAX_EXTRA`` extra dice an attack. The
+cascade is computed die by die: rolling the pending dice in waves or one at a time stops at the same die (the
+count of dice still owed falls by at most one a die), so the (hits, flees) totals have the same law.
+
+A battle is a Markov chain over the BATTLE engineer's pure kernel (``battle.py``) driven by the table's
+default choices (arrangement, target, assignment, refill, spells, never withdrawing before
+``MAX_BATTLE_ROUNDS``). The chain only moves forward (round and step grow), so the odds are a forward
+sweep of probability mass, one attack at a time, over canonical states (fighters renumbered in (kind,
+hits) order so that equivalent states merge; a side is interned as an int, and an attack's effect on the
+struck side is cached per side). When a layer outgrows its share of the budget (or a tolerance is given),
+its least likely states are dropped and their mass is the ``error``: P(attacker wins) lies in
+[p, p + error] (and the same for the defender).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from math import comb
+from typing import Any, cast
+
+from iwgt.games.warquest.battle import (
+    ATTACK_ORDER,
+    RANKS,
+    Battle,
+    Fighter,
+    Rank,
+    Side,
+    SideMods,
+    SideName,
+    ambush,
+    apply_assignment,
+    apply_refill,
+    arranged,
+    breath_ready,
+    default_arrangement,
+    default_assignment,
+    default_breath,
+    default_refill,
+    default_spell_target,
+    default_target,
+    end_of_round,
+    enemy,
+    loser_at_start,
+    new_side,
+    rank_dice,
+    spell_targets,
+    spells,
+    stats,
+    strike_troop,
+    targets,
+    used_breath,
+)
+
+HIT_FACES = 1
+FLEE_FACES = 1
+BLANK_FACES = 4
+SIDES = HIT_FACES + FLEE_FACES + BLANK_FACES
+"""The combat die (WQ-CB-01 decision): ("hit", "flee", "blank" x 4)."""
+P_HIT = HIT_FACES / SIDES
+P_FLEE = FLEE_FACES / SIDES
+P_BLANK = BLANK_FACES / SIDES
+
+Outcomes = tuple[tuple[int, int, float], ...]
+"""One attack's law: (hits, flees, probability) of each possible outcome, in (hits, flees) order."""
+
+
+def _constant(name: str) -> int:
+    """A named rule constant from data/rules.toml (never a magic number here)."""
+    from iwgt.games.warquest.rules import rules
+
+    value = getattr(rules().constants, name)
+    assert isinstance(value, int)
+    return value
+
+
+def round_distribution(dice: int, *, ambush: bool) -> dict[tuple[int, int], float]:
+    """The exact law of (hits, flees) of one attack of ``dice`` combat dice, with the AMBUSH cascade
+    (WQ-SP-07) when ``ambush`` (capped at AMBUSH_MAX_EXTRA extra dice)."""
+    if dice < 0:
+        raise ValueError(f"dice: {dice}; an attack rolls 0 dice or more")
+    extra = _constant("AMBUSH_MAX_EXTRA") if ambush else 0
+    per_flee = _constant("AMBUSH_DICE") if ambush else 0
+    return {(h, f): p for h, f, p in attack_outcomes(dice, extra, per_flee)}
+
+
+@lru_cache(maxsize=4096)
+def attack_outcomes(dice: int, cap: int = 0, per_flee: int = 0) -> Outcomes:
+    """(hits, flees, probability) of ``dice`` dice where each flee adds ``per_flee`` dice up to ``cap`` extra
+    dice in all (``cap = 0``: a plain trinomial)."""
+    if cap == 0 or per_flee == 0 or dice == 0:
+        return _trinomial(dice)
+    # law[h][f]: the chance that, after some dice, h hits and f flees were rolled and dice are still owed.
+    # Dice owed after k dice with f flees: dice + min(per_flee * f, cap) - k; a state whose debt is 0 is done.
+    live: dict[tuple[int, int], float] = {(0, 0): 1.0}
+    done: dict[tuple[int, int], float] = {}
+    rolled = 0
+    while live:
+        rolled += 1
+        step: dict[tuple[int, int], float] = {}
+        for (h, f), p in live.items():
+            for nh, nf, q in ((h + 1, f, P_HIT), (h, f + 1, P_FLEE), (h, f, P_BLANK)):
+                owed = dice + min(per_flee * nf, cap) - rolled
+                into = done if owed == 0 else step
+                into[(nh, nf)] = into.get((nh, nf), 0.0) + p * q
+        live = step
+    return tuple((h, f, done[(h, f)]) for h, f in sorted(done))
+
+
+def _trinomial(dice: int) -> Outcomes:
+    """The plain law of ``dice`` dice: n! / (h! f! b!) p_hit^h p_flee^f p_blank^b."""
+    out = []
+    for h in range(dice + 1):
+        for f in range(dice - h + 1):
+            ways = comb(dice, h) * comb(dice - h, f)
+            out.append((h, f, ways * P_HIT**h * P_FLEE**f * P_BLANK ** (dice - h - f)))
+    return tuple(out)
+
+
+def marginals(outcomes: dict[tuple[int, int], float]) -> tuple[dict[int, float], dict[int, float]]:
+    """The hits law and the flees law of a joint (hits, flees) law."""
+    hits: dict[int, float] = {}
+    flees: dict[int, float] = {}
+    for (h, f), p in outcomes.items():
+        hits[h] = hits.get(h, 0.0) + p
+        flees[f] = flees.get(f, 0.0) + p
+    return dict(sorted(hits.items())), dict(sorted(flees.items()))
+
+
+# ---------------------------------------------------------------- a whole battle (a chain over battle.py)
+
+AreaKey = tuple[tuple[int, int], ...]
+"""One area's troops as sorted (kind index, hits): fighters of one kind and hits are interchangeable."""
+SideKey = tuple[AreaKey, AreaKey, AreaKey, AreaKey, bool]
+"""A side's front, rear, reserve, retreat and whether its FIRE BREATH is spent."""
+StateKey = tuple[SideKey, SideKey]
+"""The attacker's and the defender's SideKey: a canonical battle state between attacks."""
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOdds:
+    """The chances of a battle's end under the table's default choices; P(attacker wins) lies in
+    [p_attacker_wins, p_attacker_wins + error] (the same for the defender); error 0: exact."""
+
+    p_attacker_wins: float
+    p_defender_wins: float
+    error: float
+    rounds_mean: float
+    states: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What a battle's chain needs beside its states: the kinds (in their id order at the start, so that the
+    kernel's ties between kinds break as in the battle given) and each side's fixed parts."""
+
+    kinds: tuple[str, ...]
+    attacker: Side
+    defender: Side
+    region: str
+    came_from: str
+
+
+def _side_key(s: Side, index: dict[str, int]) -> SideKey:
+    def area(fs: tuple[Fighter, ...]) -> AreaKey:
+        return tuple(sorted((index[f.kind], f.hits) for f in fs))
+
+    return (area(s.front), area(s.rear), area(s.reserve), area(s.retreat), s.breath_used)
+
+
+def _encode(ctx: _Context, b: Battle) -> StateKey:
+    index = {k: i for i, k in enumerate(ctx.kinds)}
+    return (_side_key(b.attacker, index), _side_key(b.defender, index))
+
+
+def _decode_side(ctx: _Context, template: Side, key: SideKey, first_id: int) -> tuple[Side, int]:
+    # ids in (kind, area, hits) order: a kind's troops keep their block, as in the battle given
+    items = sorted((k, area, hits) for area in range(4) for k, hits in cast(AreaKey, key[area]))
+    areas: list[list[Fighter]] = [[], [], [], []]
+    next_id = first_id
+    for k, area, hits in items:
+        areas[area].append(Fighter(next_id, ctx.kinds[k], hits))
+        next_id += 1
+    side = replace(
+        template,
+        front=tuple(areas[0]),
+        rear=tuple(areas[1]),
+        reserve=tuple(areas[2]),
+        retreat=tuple(areas[3]),
+        breath_used=key[4],
+    )
+    return side, next_id
+
+
+def _decode(ctx: _Context, key: StateKey, round_: int, step: int) -> Battle:
+    attacker, n = _decode_side(ctx, ctx.attacker, key[0], 1)
+    defender, _ = _decode_side(ctx, ctx.defender, key[1], n)
+    return Battle(
+        region=ctx.region,
+        came_from=ctx.came_from,
+        attacker=attacker,
+        defender=defender,
+        round=round_,
+        step=step,
+        stage="attack",
+    )
+
+
+def _fighter(b: Battle, name: SideName, troop: int) -> Fighter:
+    s = b.side(name)
+    return next(f for f in s.front + s.rear if f.id == troop)
+
+
+def _strike(b: Battle, side: SideName, troop: int, dice: int) -> list[tuple[float, Battle]]:
+    """A spell's or a breath's dice at one enemy troop (no AMBUSH: WQ-SP-07 is the rank's attack), through
+    ``strike_troop``; hits beyond its defence and flees beyond one change nothing, so they merge."""
+    f = _fighter(b, enemy(side), troop)
+    left = stats(f.kind).defense - f.hits
+    merged: dict[tuple[int, int], float] = {}
+    for h, fl, p in attack_outcomes(dice):
+        k = (min(h, left), min(fl, 1))
+        merged[k] = merged.get(k, 0.0) + p
+    return [(p, strike_troop(b, side, troop, h, fl)) for (h, fl), p in merged.items()]
+
+
+def _attack(b: Battle, side: SideName, rank: Rank) -> list[tuple[float, Battle]]:
+    """One attack of ATTACK_ORDER as the engine's flow plays it with the table's defaults: the rank's dice at
+    the default target, the default assignment; the rank's spells at their default targets; FIRE BREATH at
+    the default rank; then the struck side's default refill of its gaps (WQ-CB-11..18, WQ-SP-07/11/12/14)."""
+    foe = enemy(side)
+    sizes = {r: len(b.side(foe).rank(r)) for r in RANKS}
+    branches: list[tuple[float, Battle]] = [(1.0, b)]
+    target = default_target(b, side, rank) if targets(b, side, rank) else None
+    if target is not None:
+        missile = rank == "rear"
+        struck = [
+            f
+            for f in b.side(foe).rank(target)
+            if not (missile and "missile_shield" in stats(f.kind).specials)
+        ]
+        cap_hits = sum(stats(f.kind).defense - f.hits for f in struck)
+        merged: dict[tuple[int, int], float] = {}
+        amb = ambush(b, side, rank)
+        cap = _constant("AMBUSH_MAX_EXTRA") if amb else 0
+        per_flee = _constant("AMBUSH_DICE") if amb else 0
+        for h, fl, p in attack_outcomes(rank_dice(b, side, rank), cap, per_flee):
+            k = (min(h, cap_hits), min(fl, len(struck)))
+            merged[k] = merged.get(k, 0.0) + p
+        branches = []
+        for (h, fl), p in merged.items():
+            a = default_assignment(b, side, target, h, fl, missile=missile)
+            branches.append((p, apply_assignment(b, side, target, a)))
+    for spell in spells(b, side, rank):
+        after: list[tuple[float, Battle]] = []
+        for p, bb in branches:
+            troop = default_spell_target(bb, side, spell)
+            if troop is None:
+                after.append((p, bb))
+                continue
+            dice = spell_targets(bb, side, spell)[troop]
+            after.extend((p * q, x) for q, x in _strike(bb, side, troop, dice))
+        branches = after
+    if breath_ready(b, side, rank):
+        after = []
+        for p, bb in branches:
+            burnt = default_breath(bb, side)
+            if burnt is None:
+                after.append((p, bb))
+                continue
+            ids = tuple(f.id for f in bb.side(foe).rank(burnt))
+            todo = [(p, used_breath(bb, side))]
+            for troop in ids:
+                nxt: list[tuple[float, Battle]] = []
+                for q, x in todo:
+                    s = x.side(foe)
+                    if any(f.id == troop for f in s.front + s.rear):
+                        nxt.extend((q * r, y) for r, y in _strike(x, side, troop, _constant("BREATH_DICE")))
+                    else:
+                        nxt.append((q, x))
+                todo = nxt
+            after.extend(todo)
+        branches = after
+    out: list[tuple[float, Battle]] = []
+    for p, bb in branches:
+        s = bb.side(foe)
+        gaps = [r for r in RANKS if len(s.rank(r)) < sizes[r] and len(s.rank(r)) < _constant("MAX_RANK")]
+        if gaps and s.reserve:
+            bb = apply_refill(bb, foe, default_refill(bb, foe, gaps))
+        out.append((p, bb))
+    return out
+
+
+def _refilled(b: Battle, name: SideName, ranks: Sequence[Rank]) -> Battle:
+    """The side's default refill of these ranks, when it has a gap there and a Reserve troop (WQ-CB-18)."""
+    s = b.side(name)
+    gaps = [r for r in ranks if len(s.rank(r)) < _constant("MAX_RANK")]
+    if gaps and s.reserve:
+        return apply_refill(b, name, default_refill(b, name, gaps))
+    return b
+
+
+class _Chain:
+    """One battle's chain tables: canonical sides interned as ints (a state is a pair of them) and the
+    transitions met so far. An attack changes only the struck side (and a breath's use), so most
+    transitions are cached per struck side alone and shared by every state with that side."""
+
+    def __init__(self, ctx: _Context) -> None:
+        self.ctx = ctx
+        self.index = {k: i for i, k in enumerate(ctx.kinds)}
+        self.ids: dict[SideKey, int] = {}
+        self.keys: list[SideKey] = []
+        self.steps: dict[tuple[int, int, bool, int], tuple[tuple[float, tuple[int, int]], ...]] = {}
+        self.struck: dict[tuple[int, SideName, Rank, int, int, bool], int] = {}
+        self.refills: dict[tuple[int, SideName, tuple[Rank, ...]], int] = {}
+        self.ends: dict[tuple[int, SideName], tuple[bool, int]] = {}
+
+    def intern(self, key: SideKey) -> int:
+        """The int of a canonical side."""
+        i = self.ids.get(key)
+        if i is None:
+            i = self.ids[key] = len(self.keys)
+            self.keys.append(key)
+        return i
+
+    def encode(self, b: Battle) -> tuple[int, int]:
+        """A battle as the pair of its sides' ints."""
+        return (
+            self.intern(_side_key(b.attacker, self.index)),
+            self.intern(_side_key(b.defender, self.index)),
+        )
+
+    def decode(self, state: tuple[int, int], round_: int, step: int) -> Battle:
+        """A battle of the pair (fighters renumbered, kinds in their blocks)."""
+        return _decode(self.ctx, (self.keys[state[0]], self.keys[state[1]]), round_, step)
+
+    def _one(self, name: SideName, side: int) -> Battle:
+        # a battle whose only meaningful side is ``name`` (the other side's areas are empty)
+        pair = (side, self.intern(((), (), (), (), False)))
+        if name == "defender":
+            pair = (pair[1], pair[0])
+        return self.decode(pair, 2, 0)
+
+    def strike(self, foe: SideName, side: int, target: Rank, hits: int, flees: int, missile: bool) -> int:
+        """The struck side after the default assignment of (hits, flees) on its ``target`` rank."""
+        memo = (side, foe, target, hits, flees, missile)
+        out = self.struck.get(memo)
+        if out is None:
+            b = self._one(foe, side)
+            a = default_assignment(b, enemy(foe), target, hits, flees, missile=missile)
+            after = apply_assignment(b, enemy(foe), target, a)
+            out = self.struck[memo] = self.intern(_side_key(after.side(foe), self.index))
+        return out
+
+    def refill(self, foe: SideName, before: int, side: int) -> int:
+        """The struck side after its default refill of the ranks the attack thinned (WQ-CB-18)."""
+        was, now = self.keys[before], self.keys[side]
+        gaps = tuple(
+            r for i, r in enumerate(RANKS) if len(cast(AreaKey, now[i])) < len(cast(AreaKey, was[i]))
+        )
+        if not gaps or not now[2]:
+            return side
+        memo = (side, foe, gaps)
+        out = self.refills.get(memo)
+        if out is None:
+            after = _refilled(self._one(foe, side), foe, gaps)
+            out = self.refills[memo] = self.intern(_side_key(after.side(foe), self.index))
+        return out
+
+    def step(
+        self, state: tuple[int, int], first: bool, step: int
+    ) -> tuple[tuple[float, tuple[int, int]], ...]:
+        """The states one attack of ATTACK_ORDER leads to, with their chances."""
+        memo = (state[0], state[1], first, step)
+        hit = self.steps.get(memo)
+        if hit is not None:
+            return hit
+        side, rank = ATTACK_ORDER[step]
+        b = self.decode(state, 1 if first else 2, step)
+        merged: dict[tuple[int, int], float] = {}
+        if spells(b, side, rank) or breath_ready(b, side, rank):
+            # the wizards' and the dragon's attacks: the whole battle through the kernel
+            for p, nb in _attack(b, side, rank):
+                k = self.encode(nb)
+                merged[k] = merged.get(k, 0.0) + p
+        else:
+            foe = enemy(side)
+            mine, theirs = (state[0], state[1]) if side == "attacker" else (state[1], state[0])
+            target = default_target(b, side, rank) if targets(b, side, rank) else None
+            if target is None:
+                merged[state] = 1.0
+            else:
+                missile = rank == "rear"
+                rank_now = b.side(foe).rank(target)
+                hittable = [
+                    f for f in rank_now if not (missile and "missile_shield" in stats(f.kind).specials)
+                ]
+                cap_hits = sum(stats(f.kind).defense - f.hits for f in hittable)
+                amb = ambush(b, side, rank)
+                outcomes: dict[tuple[int, int], float] = {}
+                for h, fl, p in attack_outcomes(
+                    rank_dice(b, side, rank),
+                    _constant("AMBUSH_MAX_EXTRA") if amb else 0,
+                    _constant("AMBUSH_DICE") if amb else 0,
+                ):
+                    k2 = (min(h, cap_hits), min(fl, len(hittable)))
+                    outcomes[k2] = outcomes.get(k2, 0.0) + p
+                for (h, fl), p in outcomes.items():
+                    after = self.refill(foe, theirs, self.strike(foe, theirs, target, h, fl, missile))
+                    k = (mine, after) if side == "attacker" else (after, mine)
+                    merged[k] = merged.get(k, 0.0) + p
+        out = tuple((p, k) for k, p in merged.items())
+        self.steps[memo] = out
+        return out
+
+    def end(self, name: SideName, side: int) -> tuple[bool, int]:
+        """A side at the round's end: whether it has lost every troop in the ranks and the Reserve (WQ-MS-41),
+        and the side after REGENERATE, RALLY (WQ-SP-13, WQ-CB-20) and its default refill of both ranks."""
+        memo = (side, name)
+        out = self.ends.get(memo)
+        if out is None:
+            b = end_of_round(self._one(name, side))
+            beaten = not b.side(name).fighting()
+            b = _refilled(b, name, RANKS)
+            out = self.ends[memo] = (beaten, self.intern(_side_key(b.side(name), self.index)))
+        return out
+
+
+def clear_caches() -> None:
+    """Forget every cached chain and result (benchmarks time the cold case with it)."""
+    _chains.clear()
+    _battle_odds.cache_clear()
+    attack_outcomes.cache_clear()
+
+
+_chains: dict[_Context, _Chain] = {}
+CHAINS = 64
+"""Battles whose chain tables are kept (a table's selection asks about a few destinations at a time)."""
+
+
+def _chain(ctx: _Context) -> _Chain:
+    chain = _chains.get(ctx)
+    if chain is None:
+        if len(_chains) >= CHAINS:
+            _chains.clear()
+        chain = _chains[ctx] = _Chain(ctx)
+    return chain
+
+
+def _arranged(b: Battle) -> Battle:
+    """The battle with each side still to arrange set up by the table's default (WQ-MS-43: the defender
+    first), as the flow does before round 1; a battle already under way is taken at its step."""
+    if b.stage not in ("arrange_defender", "arrange_attacker"):
+        return b
+    names: tuple[SideName, ...] = ("defender", "attacker") if b.stage == "arrange_defender" else ("attacker",)
+    for name in names:
+        s = b.side(name)
+        if s.fighting():
+            front, rear, _ = default_arrangement(s.fighting())
+            b = b.with_side(name, arranged(s, [f.id for f in front], [f.id for f in rear]))
+    return replace(b, stage="attack", step=0)
+
+
+def battle_odds(b: Battle, *, budget: int = 200_000, tolerance: float = 0.0) -> BattleOdds:
+    """The chance that each side wins the battle ``b`` under the table's default choices (arrangement,
+    target, assignment, spells, breath, refills; the attacker never withdraws before MAX_BATTLE_ROUNDS).
+
+    Exact while the states fit ``budget`` (and ``tolerance`` is 0); else each attack's least likely states
+    are dropped (at most ``tolerance`` of the mass in all, and as many more as the budget needs) and the
+    mass dropped is ``error`` (WQ-CB, WQ-SP, WQ-MS-41)."""
+    early = loser_at_start(b) if b.stage in ("arrange_defender", "arrange_attacker") else None
+    if early is not None:
+        return BattleOdds(float(early == "defender"), float(early == "attacker"), 0.0, 0.0, 1)
+    if b.stage not in ("arrange_defender", "arrange_attacker", "attack", "press_on", "round_refill"):
+        raise ValueError(f"battle_odds: a battle between attacks, not at stage {b.stage!r}")
+    b = _arranged(b)
+    if b.stage in ("press_on", "round_refill"):
+        # between rounds: the refills of the round's start, then the round from its first attack
+        b = replace(_refilled(_refilled(b, "defender", RANKS), "attacker", RANKS), stage="attack", step=0)
+    first_id: dict[str, int] = {}
+    for f in sorted(b.attacker.everyone() + b.defender.everyone(), key=lambda f: f.id):
+        first_id.setdefault(f.kind, f.id)
+    ctx = _Context(
+        kinds=tuple(first_id),
+        attacker=replace(b.attacker, front=(), rear=(), reserve=(), retreat=(), breath_used=False),
+        defender=replace(b.defender, front=(), rear=(), reserve=(), retreat=(), breath_used=False),
+        region=b.region,
+        came_from=b.came_from,
+    )
+    return _battle_odds(ctx, _encode(ctx, b), b.round, b.step, budget, tolerance)
+
+
+@lru_cache(maxsize=256)
+def _battle_odds(
+    ctx: _Context, start: StateKey, round_: int, step: int, budget: int, tolerance: float
+) -> BattleOdds:
+    """The forward sweep of probability mass, attack by attack, from ``start`` (cached per start)."""
+    chain = _chain(ctx)
+    last = _constant("MAX_BATTLE_ROUNDS")
+    layers = (last - round_ + 1) * (len(ATTACK_ORDER) + 1) - step
+    allowance = tolerance / layers  # per layer: the dropped mass stays within the tolerance in all
+    live: dict[tuple[int, int], float] = {(chain.intern(start[0]), chain.intern(start[1])): 1.0}
+    won = {"attacker": 0.0, "defender": 0.0}
+    rounds_total = 0.0
+    error = 0.0
+    states = 1
+    r, s = round_, step
+    while live:
+        nxt: dict[tuple[int, int], float] = {}
+        if s < len(ATTACK_ORDER):
+            for key, p in live.items():
+                for q, k in chain.step(key, r == 1, s):
+                    nxt[k] = nxt.get(k, 0.0) + p * q
+            s += 1
+        else:
+            for (a, d), p in live.items():
+                a_out, na = chain.end("attacker", a)
+                d_out, nd = chain.end("defender", d)
+                # both beaten: the defender holds (WQ-MS-41); after the last round the attacker withdraws
+                lost: SideName | None = "attacker" if a_out else "defender" if d_out else None
+                if lost is None and r + 1 > last:
+                    lost = "attacker"
+                if lost is None:
+                    nxt[(na, nd)] = nxt.get((na, nd), 0.0) + p
+                else:
+                    won[enemy(lost)] += p
+                    rounds_total += p * r
+            r, s = r + 1, 0
+        layers -= 1
+        nxt, dropped = _prune(nxt, max(1, (budget - states) // max(1, layers)), allowance)
+        error += dropped
+        states += len(nxt)
+        live = nxt
+    settled = won["attacker"] + won["defender"]
+    return BattleOdds(
+        p_attacker_wins=won["attacker"],
+        p_defender_wins=won["defender"],
+        error=error,
+        rounds_mean=rounds_total / settled if settled else 0.0,
+        states=states,
+    )
+
+
+def _prune(
+    layer: dict[tuple[int, int], float], room: int, allowance: float
+) -> tuple[dict[tuple[int, int], float], float]:
+    """The layer without its least likely states: as many as ``room`` demands, and beyond that as many as
+    fit in ``allowance`` of mass; returns the kept layer and the mass dropped."""
+    if len(layer) <= room and allowance <= 0:
+        return layer, 0.0
+    ranked = sorted(layer.items(), key=lambda kv: kv[1])
+    cut = max(0, len(ranked) - room)
+    dropped = sum(p for _, p in ranked[:cut])
+    while cut < len(ranked) and dropped + ranked[cut][1] <= allowance:
+        dropped += ranked[cut][1]
+        cut += 1
+    return dict(ranked[cut:]), dropped
+
+
+def rank_previews(b: Battle) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each rank's first-round attack as the table shows it before a move into battle: its dice and the exact
+    law of its hits and of its flees (string keys, JSON-ready); the ranks as the table's default arrangement
+    sets them up (WQ-CB-09..11, WQ-SP-05..10; AMBUSH included; spells are not in a rank's dice)."""
+    b = _arranged(b) if b.stage in ("arrange_defender", "arrange_attacker") else b
+    out: dict[str, dict[str, dict[str, Any]]] = {"attacker": {}, "defender": {}}
+    cap = _constant("AMBUSH_MAX_EXTRA")
+    per_flee = _constant("AMBUSH_DICE")
+    for side, rank in ATTACK_ORDER:
+        attacks = bool(targets(b, side, rank))
+        dice = rank_dice(b, side, rank) if attacks else 0
+        amb = attacks and ambush(b, side, rank)
+        law = attack_outcomes(dice, cap if amb else 0, per_flee if amb else 0)
+        hits, flees = marginals({(h, f): p for h, f, p in law})
+        out[side][rank] = {
+            "dice": dice,
+            "ambush": amb,
+            "hits": {str(k): v for k, v in hits.items()},
+            "flees": {str(k): v for k, v in flees.items()},
+        }
+    return out
+
+
+def side_mods(powers: Sequence[str], *, defending: bool) -> SideMods:
+    """A side's modifiers from power card keys, as ``powers.side_mods`` sums them for a seat holding them
+    (``defend_dice`` only when defending; a ``battle_dice`` event card in round 1)."""
+    from iwgt.games.warquest.powers import AMOUNT
+    from iwgt.games.warquest.rules import rules
+
+    by_key = {card.key: card for card in rules().powers.values()}
+    totals = {"front": 0, "rear": 0, "defend": 0, "rally": 0, "pursuit": 0, "first": 0}
+    for key in powers:
+        card = by_key[key]
+        n = int(cast(int, card.params.get(AMOUNT.get(card.effect, ""), 0)))
+        if card.effect == "rank_dice":
+            totals["front" if card.params.get("rank") == "front" else "rear"] += n
+        elif card.effect == "defend_dice":
+            totals["defend"] += n if defending else 0
+        elif card.effect == "rally":
+            totals["rally"] += n
+        elif card.effect == "pursuit":
+            totals["pursuit"] += n
+        elif card.effect == "battle_dice":
+            totals["first"] += n
+    return SideMods(
+        front_dice=totals["front"],
+        rear_dice=totals["rear"],
+        defend_dice=totals["defend"],
+        rally_extra=totals["rally"],
+        pursuit_dice=totals["pursuit"],
+        first_round_dice=totals["first"],
+    )
+
+
+def battle_from_armies(
+    attacker: Mapping[str, int],
+    defender: Mapping[str, int],
+    *,
+    attacker_leaders: int = 1,
+    defender_leaders: int = 1,
+    attacker_powers: Sequence[str] = (),
+    defender_powers: Sequence[str] = (),
+) -> Battle:
+    """A battle about to be arranged between two armies given as {kind: count} (troop ids from 1 in the
+    order given, the attacker's first; then the leaders), as ``battle_flow.begin_battle`` starts one."""
+    next_id = 1
+    fighters: list[list[Fighter]] = [[], []]
+    for i, army in enumerate((attacker, defender)):
+        for kind, n in army.items():
+            for _ in range(n):
+                fighters[i].append(Fighter(next_id, kind))
+                next_id += 1
+    a_leaders = range(next_id, next_id + attacker_leaders)
+    d_leaders = range(next_id + attacker_leaders, next_id + attacker_leaders + defender_leaders)
+    return Battle(
+        region="battlefield",
+        came_from="march",
+        attacker=new_side(0, fighters[0], a_leaders, side_mods(attacker_powers, defending=False)),
+        defender=new_side(1, fighters[1], d_leaders, side_mods(defender_powers, defending=True)),
+        stage="arrange_defender",
+    )
