@@ -131,9 +131,11 @@ def _map_summary(m: WqMap) -> str:
     regions = m.regions.values()
     kinds = Counter(b.kind for b in m.geometry.borders())
     wild = Counter(r.people for r in regions if r.people)
+    low, high = m.players
+    seats = f"{low}" if low == high else f"{low} to {high}"
     return (
         f"`{m.key}` ({m.name}): {m.geometry.width:g} x {m.geometry.height:g} units, "
-        f"{m.players[0]} to {m.players[1]} players; {len(m.regions)} regions "
+        f"{seats} players; {len(m.regions)} regions "
         f"({sum(1 for r in regions if r.kingdom)} in {len(m.kingdoms)} kingdoms, "
         f"{sum(wild.values())} wild: "
         + ", ".join(f"{p} {n}" for p, n in sorted(wild.items()))
