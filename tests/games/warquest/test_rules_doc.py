@@ -28,6 +28,7 @@ from tests.shared import REPOSITORY, shared_file
 
 from iwgt.games.warquest.battle import COMBAT_FACES
 from iwgt.games.warquest.maps import LOCATIONS, WqMap, load_map
+from iwgt.games.warquest.odds import battle_from_armies, battle_odds
 from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.scenario import load_scenario, scenario_names
 
@@ -477,6 +478,16 @@ def test_the_die_and_its_odds_are_the_text_s_reading() -> None:
     assert COMBAT_FACES.count("blank") == 4
     text = doc_text()
     assert "1/6 a hit, 1/6 a flee and 4/6 nothing" in text
+
+
+def test_the_odds_example_is_the_odds_module_s() -> None:
+    """The record's worked example (four Orc Infantry and two Orc Archers attack three Dwarf Infantry) quotes
+    what ``battle_odds`` computes, to 4 places, exact (error 0)."""
+    found = re.search(r"\(attacker (0\.\d{4}), defender (0\.\d{4}), error 0: exact", doc_text())
+    assert found, "the odds example is not in the record"
+    got = battle_odds(battle_from_armies({"orc_foot": 4, "orc_archer": 2}, {"dwarf_foot": 3}))
+    assert got.error == 0.0
+    assert (found.group(1), found.group(2)) == (f"{got.p_attacker_wins:.4f}", f"{got.p_defender_wins:.4f}")
 
 
 if __name__ == "__main__":
