@@ -199,7 +199,7 @@ def build(
     seen: dict[XY, str] = {}
     for rid, (x, y) in sites.items():
         if not (0 < x < width and 0 < y < height):
-            raise MapError(f"sites.{rid}", f"({x}, {y}) is not inside the {width} x {height} board")
+            raise MapError(f"sites.{rid}", f"({x:g}, {y:g}) is not inside the {width:g} x {height:g} board")
         at = (round(float(x), 6), round(float(y), 6))
         if at in seen:
             raise MapError(f"sites.{rid}", f"on the same point as {seen[at]}")

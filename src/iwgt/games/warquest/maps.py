@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from iwgt.core.datafiles import DataModel, parse_toml, validate
 from iwgt.core.errors import DataFileError
@@ -102,13 +102,14 @@ class MapHeader(Model):
     players: Counts
     designed: str = Field(min_length=1)
 
-    @model_validator(mode="after")
-    def _counts(self) -> MapHeader:
+    @field_validator("players")
+    @classmethod
+    def _counts(cls, players: tuple[int, int]) -> tuple[int, int]:
         """2 to 5 warlords play (WQ-CM-12): the range must lie within."""
-        low, high = self.players
+        low, high = players
         if not 2 <= low <= high <= 5:
-            raise ValueError(f"players [{low}, {high}] should be [fewest, most] within 2..5")
-        return self
+            raise ValueError(f"[{low}, {high}] should be [fewest, most] within 2..5")
+        return players
 
 
 class KingdomEntry(Model):
