@@ -33,7 +33,8 @@ from iwgt.games.warquest.odds import (
 from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.state import WqState
 
-from .corekit import _import_all, _restore, _swap, board, dealt, scenario, testland_loader
+from .corekit import _import_all, _restore, _swap, board, dealt, scenario
+from .corekit import testland_loader as _loader
 
 GAME = WqGame()
 TOLERANCE = 1e-12
@@ -279,7 +280,7 @@ SIMULATED = 300
 def engine_base() -> Iterator[WqState]:
     """A dealt two-player game on the test grid of the engine's own tests (corekit's testland)."""
     _import_all()
-    saved = _swap(testland_loader())
+    saved = _swap(_loader())
     try:
         yield dealt(GAME, scenario(players=2))
     finally:

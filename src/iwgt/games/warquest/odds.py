@@ -304,6 +304,19 @@ def _refilled(b: Battle, name: SideName, ranks: Sequence[Rank]) -> Battle:
     return b
 
 
+@lru_cache(maxsize=4096)
+def _capped(dice: int, amb: bool, cap_hits: int, troops: int) -> tuple[tuple[tuple[int, int], float], ...]:
+    """An attack's (hits, flees) law with the hits beyond what the struck troops can take and the flees
+    beyond one a troop merged (they change nothing: WQ-CB-14/16)."""
+    merged: dict[tuple[int, int], float] = {}
+    cap = _constant("AMBUSH_MAX_EXTRA") if amb else 0
+    per_flee = _constant("AMBUSH_DICE") if amb else 0
+    for h, fl, p in attack_outcomes(dice, cap, per_flee):
+        k = (min(h, cap_hits), min(fl, troops))
+        merged[k] = merged.get(k, 0.0) + p
+    return tuple(merged.items())
+
+
 class _Chain:
     """One battle's chain tables: canonical sides interned as ints (a state is a pair of them) and the
     transitions met so far. An attack changes only the struck side (and a breath's use), so most
@@ -318,6 +331,10 @@ class _Chain:
         self.struck: dict[tuple[int, SideName, Rank, int, int, bool], int] = {}
         self.refills: dict[tuple[int, SideName, tuple[Rank, ...]], int] = {}
         self.ends: dict[tuple[int, SideName], tuple[bool, int]] = {}
+        self.side_flags: dict[int, tuple[bool, bool]] = {}
+        self.infos: dict[tuple[int, int, bool, tuple[bool, bool]], tuple[int, bool, bool]] = {}
+        self.aims: dict[tuple[int, int], tuple[Rank, int, int] | None] = {}
+        self.hits: dict[tuple[int, int, int, int], int] = {}
 
     def intern(self, key: SideKey) -> int:
         """The int of a canonical side."""
@@ -371,6 +388,18 @@ class _Chain:
             out = self.refills[memo] = self.intern(_side_key(after.side(foe), self.index))
         return out
 
+    def flags(self, side: int) -> tuple[bool, bool]:
+        """Whether a side has an Earth Wizard (WALL) and an Air Wizard (MISSILE SHIELD) in the battle
+        (ranks or Reserve, WQ-SP-08/10 decisions): all that the enemy's dice need to know of it."""
+        out = self.side_flags.get(side)
+        if out is None:
+            kinds = {self.ctx.kinds[k] for area in self.keys[side][:3] for k, _ in area}
+            out = self.side_flags[side] = (
+                any("wall" in stats(k).specials for k in kinds),
+                any("missile_shield" in stats(k).specials for k in kinds),
+            )
+        return out
+
     def step(
         self, state: tuple[int, int], first: bool, step: int
     ) -> tuple[tuple[float, tuple[int, int]], ...]:
@@ -380,39 +409,62 @@ class _Chain:
         if hit is not None:
             return hit
         side, rank = ATTACK_ORDER[step]
-        b = self.decode(state, 1 if first else 2, step)
+        foe = enemy(side)
+        mine, theirs = (state[0], state[1]) if side == "attacker" else (state[1], state[0])
+        # the rank's dice, AMBUSH and spells depend on its own side, the round and the enemy's wizards only
+        info_key = (mine, step, first, self.flags(theirs))
+        info = self.infos.get(info_key)
+        if info is None:
+            b = self.decode(state, 1 if first else 2, step)
+            info = self.infos[info_key] = (
+                rank_dice(b, side, rank),
+                ambush(b, side, rank),
+                bool(spells(b, side, rank)) or breath_ready(b, side, rank),
+            )
+        dice, amb, special = info
         merged: dict[tuple[int, int], float] = {}
-        if spells(b, side, rank) or breath_ready(b, side, rank):
+        if special:
             # the wizards' and the dragon's attacks: the whole battle through the kernel
-            for p, nb in _attack(b, side, rank):
+            for p, nb in _attack(self.decode(state, 1 if first else 2, step), side, rank):
                 k = self.encode(nb)
                 merged[k] = merged.get(k, 0.0) + p
-        else:
-            foe = enemy(side)
-            mine, theirs = (state[0], state[1]) if side == "attacker" else (state[1], state[0])
-            target = default_target(b, side, rank) if targets(b, side, rank) else None
-            if target is None:
-                merged[state] = 1.0
-            else:
-                missile = rank == "rear"
-                rank_now = b.side(foe).rank(target)
-                hittable = [
-                    f for f in rank_now if not (missile and "missile_shield" in stats(f.kind).specials)
-                ]
-                cap_hits = sum(stats(f.kind).defense - f.hits for f in hittable)
-                amb = ambush(b, side, rank)
-                outcomes: dict[tuple[int, int], float] = {}
-                for h, fl, p in attack_outcomes(
-                    rank_dice(b, side, rank),
-                    _constant("AMBUSH_MAX_EXTRA") if amb else 0,
-                    _constant("AMBUSH_DICE") if amb else 0,
-                ):
-                    k2 = (min(h, cap_hits), min(fl, len(hittable)))
-                    outcomes[k2] = outcomes.get(k2, 0.0) + p
-                for (h, fl), p in outcomes.items():
-                    after = self.refill(foe, theirs, self.strike(foe, theirs, target, h, fl, missile))
-                    k = (mine, after) if side == "attacker" else (after, mine)
-                    merged[k] = merged.get(k, 0.0) + p
+            out = tuple((p, k) for k, p in merged.items())
+            self.steps[memo] = out
+            return out
+        aim = None
+        if dice:
+            # the target and how much it can take depend on the struck side only (given some dice)
+            aim_key = (theirs, step)
+            aim = self.aims.get(aim_key)
+            if aim is None:
+                b = self.decode(state, 1 if first else 2, step)
+                target = default_target(b, side, rank) if targets(b, side, rank) else None
+                if target is None:
+                    aim = self.aims[aim_key] = None
+                else:
+                    missile = rank == "rear"
+                    hittable = [
+                        f
+                        for f in b.side(foe).rank(target)
+                        if not (missile and "missile_shield" in stats(f.kind).specials)
+                    ]
+                    cap_hits = sum(stats(f.kind).defense - f.hits for f in hittable)
+                    aim = self.aims[aim_key] = (target, cap_hits, len(hittable))
+        if aim is None:
+            out = ((1.0, state),)
+            self.steps[memo] = out
+            return out
+        target, cap_hits, hittable_n = aim
+        missile = rank == "rear"
+        for (h, fl), p in _capped(dice, amb, cap_hits, hittable_n):
+            hit_key = (theirs, step, h, fl)
+            after = self.hits.get(hit_key)
+            if after is None:
+                after = self.hits[hit_key] = self.refill(
+                    foe, theirs, self.strike(foe, theirs, target, h, fl, missile)
+                )
+            k = (mine, after) if side == "attacker" else (after, mine)
+            merged[k] = merged.get(k, 0.0) + p
         out = tuple((p, k) for k, p in merged.items())
         self.steps[memo] = out
         return out
@@ -434,6 +486,7 @@ def clear_caches() -> None:
     """Forget every cached chain and result (benchmarks time the cold case with it)."""
     _chains.clear()
     _battle_odds.cache_clear()
+    _capped.cache_clear()
     attack_outcomes.cache_clear()
 
 
