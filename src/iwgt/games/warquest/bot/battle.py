@@ -6,8 +6,9 @@ areas and hit markers. The bot picks among the answers the rules offer:
 * arrange, refill, target, spell, breath: the table's default (offered first), which the exact odds assume;
 * assign: of the offered assignments, the one that eliminates most (then the most attack dice and cost
   killed, then the most cost put to flight): kill the dangerous ones;
-* press on or withdraw: by the exact odds of the battle from here (``odds.battle_odds``, a small budget;
-  the lower bound is used), withdrawing when it is more likely lost than won by a margin;
+* press on or withdraw: by the exact odds of the battle from here (``odds.battle_odds``, a small budget),
+  withdrawing when it is clearly lost (a quick strength measure decides the clear cases and the battles
+  too big for the budget);
 * pursuit: the default (the costliest first);
 * retreat: the region where the beaten army is safest (no enemy army next to it, its own regions and
   leaders, nearest its quests).
@@ -26,11 +27,12 @@ from iwgt.games.warquest import battle as K
 from iwgt.games.warquest.battle import Battle
 from iwgt.games.warquest.state import WqState
 
-ODDS_BUDGET = 3000
-"""States the exact odds may visit for one of the bot's judgements (the rest is the error, counted lost)."""
+ODDS_BUDGET = 2000
+"""States the exact odds may visit for one of the bot's judgements (the chain prunes its least likely states
+beyond it: their mass is the odds' ``error``)."""
 WITHDRAW_BELOW = 0.25
-"""The attacker withdraws when its chance of winning from here (lower bound) is below this and the
-defender's is at least twice it."""
+"""The attacker withdraws when its chance of winning from here (of the outcomes the odds settle) is below
+this."""
 
 
 def strength(kinds: Iterable[str], *, defending: bool = False) -> float:
@@ -45,10 +47,16 @@ def strength(kinds: Iterable[str], *, defending: bool = False) -> float:
 
 
 def exact_win(b: Battle, budget: int = ODDS_BUDGET) -> float:
-    """The attacker's chance of winning ``b`` (a lower bound: what the budget cannot follow counts lost)."""
+    """The attacker's chance of winning ``b`` by the exact odds; when the budget pruned some states (a big
+    battle), their mass is shared in the proportion of the settled outcomes (an estimate; with little
+    settled, the pruned mass counts lost)."""
     from iwgt.games.warquest.odds import battle_odds
 
-    return battle_odds(b, budget=budget).p_attacker_wins
+    o = battle_odds(b, budget=budget)
+    settled = o.p_attacker_wins + o.p_defender_wins
+    if o.error <= 0.0 or settled < 0.05:
+        return o.p_attacker_wins
+    return o.p_attacker_wins + o.error * o.p_attacker_wins / settled
 
 
 def _score_assign(b: Battle, side: K.SideName, target: K.Rank, a: act.Assign) -> tuple[int, int, int, int]:
@@ -106,9 +114,11 @@ def press_on(state: WqState) -> act.PressOn:
         o = battle_odds(b, budget=ODDS_BUDGET)
     except (ValueError, KeyError):
         return act.PressOn(withdraw=ratio < 0.7)
-    lose = o.p_defender_wins
-    win = o.p_attacker_wins
-    return act.PressOn(withdraw=win < WITHDRAW_BELOW and lose >= 2 * win)
+    settled = o.p_attacker_wins + o.p_defender_wins
+    if settled < 0.05:  # a battle too big to follow: the quick measure decides
+        return act.PressOn(withdraw=ratio < 0.7)
+    win = o.p_attacker_wins / settled
+    return act.PressOn(withdraw=win < WITHDRAW_BELOW)
 
 
 def retreat(
