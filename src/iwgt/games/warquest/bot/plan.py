@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from iwgt.core.chance import SplitMix64
@@ -62,6 +63,17 @@ START_SPEND = 20
 """Gold the starting army may cost: the rest pays for a Lieutenant at the first city."""
 JITTER = 1e-6
 """The size of the seeded tie-breaker."""
+
+
+def _moved(state: WqState, move: act.Move) -> WqState:
+    """The board after an offered move into a region without another player's pieces (only the pieces'
+    regions and the moved marks change, as ``movement.apply_move`` does; far cheaper than the whole step)."""
+    dest = move.path[-1]
+    ids = set(move.troops)
+    leaders = tuple(replace(ld, region=dest) if ld.id == move.leader else ld for ld in state.leaders)
+    troops = tuple(replace(t, region=dest) if t.id in ids else t for t in state.troops)
+    marks = replace(state.marks, moved=state.marks.moved | ids | {move.leader})
+    return replace(state, leaders=leaders, troops=troops, marks=marks)
 
 
 class WqBot:
@@ -229,6 +241,8 @@ class WqBot:
                 if ratio >= SCREEN_RATIO:
                     battles.append((ratio, a, a.path[-1]))
                 continue
+            elif isinstance(a, act.Move):
+                gain = value(_moved(world, a), seat, quests, conquests) - base
             else:
                 try:
                     after, _ = self.game.apply(world, a)

@@ -54,6 +54,7 @@ CONQUEST_NEAR = 0.35
 """An unmet conquest card one region short: this share of its worth; each more region short: x0.55."""
 
 
+@cache
 def quest_chance(vp: int, bonus: int) -> float:
     """P(2d6 + bonus >= vp) (WQ-QU-03)."""
     need = vp - bonus
@@ -233,9 +234,9 @@ def value(state: WqState, seat: int, hand_quests: Iterable[int], hand_conquests:
     cards = tuple(hand_conquests)
     v += conquest_worth(state, seat, cards, m)
     # each leader on a region it could conquer next
+    owners = dict(state.owners)
     for ld in mine:
-        owner = state.owner(ld.region)
-        if owner != seat:
+        if owners.get(ld.region) != seat:
             v += STAND_SHARE * conquer_gain(state, seat, ld.region, cards, m)
     # the quests in hand, by the moves their nearest leader needs
     for card in hand_quests:
