@@ -236,7 +236,7 @@ def test_the_small_map_has_one_river_with_one_bridge_and_one_range(marches: WqMa
 
 def test_movement_on_the_standard_map_follows_its_borders(myrathia: WqMap) -> None:
     """WQ-MV-12: the Ironspine blocks Duskmoor from Ironcrown Hold; WQ-MV-13: the Kingsbridge carries an army
-    on from the Kingsfield into Sylmar; WQ-MV-14: the unbridged Silverrun ends a move from Ashford."""
+    on from Kingsfield into Sylmar; WQ-MV-14: the unbridged Silverrun ends a move from Ashford."""
     g = myrathia.geometry
     assert g.kind("duskmoor", "ironcrown") == "mountain" and "ironcrown" in g.neighbours("duskmoor")
     assert "ironcrown" not in paths(g, "duskmoor", 1)
@@ -391,9 +391,7 @@ def test_the_shipped_text_parses_as_it_is() -> None:
             id="no-capital",
         ),
         pytest.param(
-            broken(
-                'name = "Nightfall Heath"', 'name = "Nightfall Heath"\ncity = "Dusk"\ntax = 2\ncapital = true'
-            ),
+            broken('name = "Nightfall"', 'name = "Nightfall"\ncity = "Dusk"\ntax = 2\ncapital = true'),
             "kingdoms.morvath",
             "exactly one capital, found gallowmoor, nightfall_heath",
             id="two-capitals",
