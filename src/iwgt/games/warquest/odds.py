@@ -142,6 +142,13 @@ StateKey = tuple[SideKey, SideKey]
 """The attacker's and the defender's SideKey: a canonical battle state between attacks."""
 
 
+TABLE_BUDGET = 50_000
+TABLE_TOLERANCE = 1e-3
+"""What a screen asking about several destinations at once may pass (``battle_odds(b, budget=TABLE_BUDGET,
+tolerance=TABLE_TOLERANCE)``): 6 against 6 in some 0.2 s of CPU with an error bound under 0.1%
+(benchmarks/warquest_odds.py); the default budget (200 000 states) takes seconds on a big battle."""
+
+
 @dataclass(frozen=True, slots=True)
 class BattleOdds:
     """The chances of a battle's end under the table's default choices; P(attacker wins) lies in
