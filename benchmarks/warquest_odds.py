@@ -136,8 +136,9 @@ def main(
     console = Console(width=150)
     table = Table(
         title=f"WarQuest battle_odds: ms per battle ({repeat} calls x 3 army pairs per size)",
-        caption=f"target {TARGET_MS:g} ms (CPU median); exact = budget 200 000 states, caches cold; table = budget "
-        f"{odds.TABLE_BUDGET}, tolerance {odds.TABLE_TOLERANCE:g}, cold; warm = exact, the chain's tables kept",
+        caption=f"target {TARGET_MS:g} ms (CPU median); exact = budget 200 000 states, caches cold; "
+        f"table = budget {odds.TABLE_BUDGET}, tolerance {odds.TABLE_TOLERANCE:g}, cold; "
+        "warm = exact, the chain's tables kept",
     )
     heads = (
         "size",
