@@ -16,19 +16,22 @@ runner = CliRunner()
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["odds", "valkyrx"], "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla"),
+        (
+            ["odds", "valkyrx"],
+            "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla, warquest",
+        ),
         (
             ["odds", "valkyrx", "combat"],
-            "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla",
+            "error: valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla, warquest",
         ),
         (
             ["units", "valhalla"],
-            "error: valhalla has no units; games with units: anvil, coloured-dice, valkyrx",
+            "error: valhalla has no units; games with units: anvil, coloured-dice, valkyrx, warquest",
         ),
         (["spells", "valhalla", "--json"], "error: valhalla has no spells; games with spells: valkyrx"),
         (
             ["odds", "chess"],
-            "error: there is no game 'chess'; games with odds: anvil, coloured-dice, valhalla",
+            "error: there is no game 'chess'; games with odds: anvil, coloured-dice, valhalla, warquest",
         ),
     ],
 )
@@ -58,7 +61,7 @@ def test_the_readme_quotes_the_message_as_printed() -> None:
     printed = runner.invoke(app, ["odds", "valkyrx"], env={"COLUMNS": "400"}).output.strip()
     assert (
         printed.removeprefix("error: ")
-        == "valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla"
+        == "valkyrx has no odds; games with odds: anvil, coloured-dice, valhalla, warquest"
     )
     assert f"`{printed.removeprefix('error: ')}`" in readme
 
