@@ -193,13 +193,16 @@ def _decode_side(ctx: _Context, template: Side, key: SideKey, first_id: int) -> 
     for k, area, hits in items:
         areas[area].append(Fighter(next_id, ctx.kinds[k], hits))
         next_id += 1
-    side = replace(
-        template,
-        front=tuple(areas[0]),
-        rear=tuple(areas[1]),
-        reserve=tuple(areas[2]),
-        retreat=tuple(areas[3]),
-        breath_used=key[4],
+    # the constructor, not dataclasses.replace: this runs for every new state and replace is slow
+    side = Side(
+        template.seat,
+        tuple(areas[0]),
+        tuple(areas[1]),
+        tuple(areas[2]),
+        tuple(areas[3]),
+        template.leaders,
+        template.mods,
+        bool(key[4]),
     )
     return side, next_id
 
