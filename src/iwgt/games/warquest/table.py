@@ -17,7 +17,8 @@ Decisions (for docs/architecture.md):
   is shown to all once attempted).
 - **Selection**: a picked leader's legal destinations, each with its path and the move of the leader with all
   its unmoved troops (and alone); a destination holding another warlord's pieces fights, and carries the
-  exact chance of winning the battle (``odds.battle_odds``, with its error bound when pruned) and the first
+  chance of winning the battle (``odds.battle_odds`` in its table setting, ``TABLE_BUDGET`` and
+  ``TABLE_TOLERANCE``: exact for small battles, else with its error bound stated) and the first
   round's (hits, flees) law of each rank (``odds.rank_previews``). The battle is the one the engine would
   start: the move is applied to the state (a value: nothing changes) and its ``battle`` read back.
 - **Preview**: the engine is asked whether the action is legal now and why not; its sentences stop before the
@@ -385,7 +386,14 @@ def odds_json(battle: Any) -> JSON | None:
     rank_previews = getattr(odds, "rank_previews", None)
     if battle_odds is None or rank_previews is None:
         return None
-    found = battle_odds(battle)
+    # The screen asks about every destination at once: the odds module's table setting (a state budget and a
+    # tolerance) keeps a big battle to a fraction of a second, its error bound stated (0: exact).
+    budget = getattr(odds, "TABLE_BUDGET", None)
+    tolerance = getattr(odds, "TABLE_TOLERANCE", None)
+    if isinstance(budget, int) and isinstance(tolerance, float):
+        found = battle_odds(battle, budget=budget, tolerance=tolerance)
+    else:
+        found = battle_odds(battle)
     error = float(found.error)
     return {
         "attacker_wins": round(float(found.p_attacker_wins), 6),
