@@ -234,3 +234,20 @@ def test_the_report_shows_the_combat_dice_as_they_fell_wq_cb_01() -> None:
     (roll,) = report["rolls"]
     assert roll["labels"] == ["hit", "flee", "blank"] and (roll["hits"], roll["flees"]) == (1, 1)
     assert report["lines"] == [roll["text"]]
+
+
+def test_a_battle_decided_before_a_die_is_rolled_shows_certain_odds_wq_ms_41() -> None:
+    """A Warlord standing without troops loses at once (WQ-MS-41 designed): the odds say so, exactly."""
+    state, seat, leader, there = duel_at_the_border()
+    state = replace(state, troops=tuple(t for t in state.troops if t.id != 901))
+    sel = ADAPTER.selection(GAME, state, seat, leader)
+    fight = next(d for d in sel["destinations"] if d["region"] == there)
+    assert fight["fight"] is True
+    assert fight["odds"] == {
+        "attacker_wins": 1.0,
+        "defender_wins": 0.0,
+        "error": 0.0,
+        "exact": True,
+        "rounds_mean": 0.0,
+        "round": None,
+    }

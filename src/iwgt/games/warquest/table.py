@@ -386,6 +386,16 @@ def odds_json(battle: Any) -> JSON | None:
     rank_previews = getattr(odds, "rank_previews", None)
     if battle_odds is None or rank_previews is None:
         return None
+    winner = getattr(battle, "winner", None)
+    if winner is not None:  # decided before a die is rolled (a side with no troops at all, WQ-MS-41)
+        return {
+            "attacker_wins": float(winner == "attacker"),
+            "defender_wins": float(winner == "defender"),
+            "error": 0.0,
+            "exact": True,
+            "rounds_mean": 0.0,
+            "round": None,
+        }
     # The screen asks about every destination at once: the odds module's table setting (a state budget and a
     # tolerance) keeps a big battle to a fraction of a second, its error bound stated (0: exact).
     budget = getattr(odds, "TABLE_BUDGET", None)
@@ -395,13 +405,14 @@ def odds_json(battle: Any) -> JSON | None:
     else:
         found = battle_odds(battle)
     error = float(found.error)
+    previews = rank_previews(battle)
     return {
         "attacker_wins": round(float(found.p_attacker_wins), 6),
         "defender_wins": round(float(found.p_defender_wins), 6),
         "error": round(error, 6),
         "exact": error == 0,
         "rounds_mean": round(float(found.rounds_mean), 3),
-        "round": _jsonable(rank_previews(battle)),
+        "round": _jsonable(previews),
     }
 
 
