@@ -343,3 +343,31 @@ def test_the_odds_agree_with_seeded_battles_through_the_engine(
     p = exact.p_attacker_wins
     sigma = (p * (1 - p) / SIMULATED) ** 0.5
     assert abs(wins / SIMULATED - p) <= 4 * sigma + 1 / SIMULATED, (wins, p)
+
+
+def test_the_odds_from_between_rounds_agree_with_the_engine(engine_base: WqState) -> None:
+    """The bot asks mid-battle, at the attacker's press-on question (round 2 about to begin, WQ-MS-41): the
+    odds from there (the round's refills, then round 2 on) against SIMULATED battles from the same state."""
+    start = engine_battle(
+        engine_base, {"orc_foot": 3, "orc_archer": 1}, {"goblin_foot": 3, "goblin_archer": 2}
+    )
+    dice = SeededDice(7)
+    state = start
+    while state.battle is not None and state.battle.stage != "press_on":
+        who = GAME.to_move(state)
+        if who == CHANCE:
+            die = GAME.chance_outcomes(state)
+            assert die is not None
+            state, _ = GAME.apply(state, ChanceOutcome(dice.roll(die)))
+        else:
+            assert who is not None
+            state, _ = GAME.apply(state, GAME.legal_actions(state, who)[0])
+    b = state.battle
+    assert b is not None and b.stage == "press_on" and b.round == 2
+    exact = battle_odds(b)
+    assert exact.error == 0.0
+    assert exact != battle_odds(start.battle)  # type: ignore[arg-type]
+    wins = sum(fight(state, 1000 + seed) == "attacker" for seed in range(SIMULATED))
+    p = exact.p_attacker_wins
+    sigma = (p * (1 - p) / SIMULATED) ** 0.5
+    assert abs(wins / SIMULATED - p) <= 4 * sigma + 1 / SIMULATED, (wins, p)
