@@ -93,8 +93,10 @@ def scenario(players: int = 3, rounds: int = 25, map_key: str = "testland") -> W
     return parse_scenario(text, "test")
 
 
-def dealt(game: WqGame, sc: WqScenario, faces: tuple[int, ...] = (11, 22, 33, 44), first: int = 1) -> WqState:
-    """The state after the four shuffles (by ``faces``) and the starting die (``first``)."""
+def dealt(
+    game: WqGame, sc: WqScenario, faces: tuple[int, ...] = (11, 12, 22, 23, 33, 34, 44, 45), first: int = 1
+) -> WqState:
+    """The state after the four shuffles (two secret dice each: ``faces``) and the starting die (``first``)."""
     s = game.initial_state(sc)
     for f in (*faces, first):
         assert game.to_move(s) == CHANCE

@@ -190,6 +190,15 @@ def test_at_most_two_lieutenants_on_the_board() -> None:
 def test_buy_a_power_card_at_a_battlefield_once_a_turn() -> None:
     """WQ-PW-01/02/04/05: a leader on an Ancient Battlefield (r01); paid; the market refills at once."""
     s = board(_base(), [(0, "warlord", "r01")])
+    s = replace(
+        s,
+        decks=replace(
+            s.decks,
+            market=tuple(c for c in s.decks.market if c is not None and not rules().powers[c].event)
+            + (None,) * 5,
+        ),
+    )
+    s = replace(s, decks=replace(s.decks, market=s.decks.market[:5]))
     card = next(c for c in s.decks.market if c is not None and rules().powers[c].cost <= 30)
     top = s.decks.power[0]
     s2, _ = GAME.apply(s, act.Power(card))

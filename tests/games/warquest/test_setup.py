@@ -19,15 +19,16 @@ GAME = WqGame()
 
 
 def test_the_shuffles_are_secret_chance_nodes_then_the_starting_die() -> None:
-    """WQ-SU-05..09, WQ-SU-12: four secret shuffles (power, event, quest, conquest), then a d(N)."""
+    """WQ-SU-05..09, WQ-SU-12: four secret shuffles (power, event, quest, conquest; two secret dice of 2**16
+    faces each, their faces the seed), then a d(N)."""
     s = GAME.initial_state(scenario(3))
     purposes = []
-    for face in (5, 6, 7, 8):
+    for face in (5, 6, 7, 8, 9, 10, 11, 12):
         die = GAME.chance_outcomes(s)
-        assert die is not None and die.secret and GAME.to_move(s) == CHANCE
+        assert die is not None and die.secret and die.sides == 2**16 and GAME.to_move(s) == CHANCE
         purposes.append(die.purpose)
         s, _ = GAME.apply(s, ChanceOutcome(face))
-    assert purposes == ["power shuffle", "event shuffle", "quest shuffle", "conquest shuffle"]
+    assert purposes == [f"{d} shuffle" for d in ("power", "event", "quest", "conquest") for _ in (1, 2)]
     die = GAME.chance_outcomes(s)
     assert die is not None and die.sides == 3 and not die.secret
 

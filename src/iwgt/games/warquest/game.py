@@ -11,7 +11,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from iwgt.core.chance import Die
-from iwgt.core.errors import IllegalAction, MalformedAction
+from iwgt.core.errors import IllegalAction
 from iwgt.core.protocol import (
     CHANCE,
     JSON,
@@ -199,13 +199,13 @@ class WqGame:
         if die is None:
             raise IllegalAction("no die is being rolled now: a player must act")
         if not 1 <= outcome.face <= die.sides:
-            raise MalformedAction(f"a {die.purpose} has faces 1 to {die.sides}, got {outcome.face}")
+            raise IllegalAction(f"a {die.purpose} has faces 1 to {die.sides}, got {outcome.face}")
         if state.battle is not None:
             step: Step = _battle_flow().advance(state, outcome)
             return step
         top = state.pending[-1]
         if top.kind in ("shuffle", "first"):
-            return setup.resolve_setup_chance(replace(state, pending=state.pending[:-1]), top, outcome.face)
+            return setup.resolve_setup_chance(state, outcome.face)
         if top.kind == "quest":
             return quest.resolve_quest_die(state, outcome.face)
         if top.kind == "monster":

@@ -32,6 +32,21 @@ from iwgt.games.warquest.state import Decks, Leader, Pending, Player, Troop, Tur
 
 SHUFFLE_ORDER: tuple[cards.DeckName, ...] = ("power", "event", "quest", "conquest")
 """The decks in the order the text shuffles them (WQ-SU-05..09)."""
+SHUFFLE_PART = 2**16
+"""Faces of each of a shuffle's two secret dice: their faces make the 32-bit seed of the permutation.
+(One die of 2**31 faces, as the spec first had it, cannot be enumerated: the conformance suite lists a
+die's every outcome.)"""
+
+
+def shuffle_dice(deck: cards.DeckName) -> Die:
+    """One of the two secret dice that shuffle a deck (nobody may see a face: it would reveal the order)."""
+    return Die(SHUFFLE_PART, f"{deck} shuffle", secret=True)
+
+
+def shuffle_seed(faces: tuple[int, ...]) -> int:
+    """The permutation's seed from the two faces (1-based): high part first."""
+    hi, lo = faces
+    return (hi - 1) * SHUFFLE_PART + (lo - 1)
 
 
 def first_die(n: int) -> Die:
@@ -55,8 +70,8 @@ def initial_state(scenario: WqScenario) -> WqState:
         )
         for s in range(scenario.players)
     )
-    stack = [Pending("first", die=first_die(scenario.players))]
-    stack += [Pending("shuffle", die=cards.shuffle_die(d), key=d) for d in reversed(SHUFFLE_ORDER)]
+    stack = [Pending("first", die=first_die(scenario.players), count=1)]
+    stack += [Pending("shuffle", die=shuffle_dice(d), count=2, key=d) for d in reversed(SHUFFLE_ORDER)]
     return WqState(
         scenario=scenario,
         phase="setup",
@@ -90,14 +105,20 @@ def _deal(state: WqState, deck: str, order: tuple[int, ...]) -> tuple[WqState, l
     return replace(state, players=tuple(players), decks=decks), events
 
 
-def resolve_setup_chance(state: WqState, top: Pending, face: int) -> tuple[WqState, list[Event]]:
-    """Apply a shuffle's or the starting die's face (``top`` already popped from the stack)."""
+def resolve_setup_chance(state: WqState, face: int) -> tuple[WqState, list[Event]]:
+    """Apply a face of a shuffle's dice or of the starting die (the top of the pending stack)."""
     r = rules()
+    top = state.pending[-1]
+    faces = (*top.faces, face)
+    if len(faces) < top.count:  # the first of a shuffle's two dice: wait for the second
+        return replace(state, pending=(*state.pending[:-1], replace(top, faces=faces))), []
+    state = replace(state, pending=state.pending[:-1])
     events: list[Event] = []
     if top.kind == "first":
         first = face - 1
         state = replace(state, first=first, phase="place", seat=(first - 1) % state.n)
         return state, [StartingPlayer(first)]
+    face = shuffle_seed(faces)
     deck = top.key
     if deck == "power":
         order = cards.shuffle(sorted(r.powers), face)
