@@ -28,7 +28,8 @@ SAMPLE = (("duel", 1), ("duel", 2), ("duel", 3), ("short", 1), ("short", 2), ("s
 
 def _play(name: str, seed: int, *, honest: int = 0) -> tuple[WqState, set[str]]:
     """A game, the bot on seat ``seed % players`` against random players, dice seeded. Every bot action is
-    one the rules offered or (a starting army or a recruit of its own size) one they accept; ``honest`` of
+    one the rules offered or (a starting army, a recruit of its own size, a move with part of the offered
+    troops) one they accept; ``honest`` of
     its decisions are also taken on a redrawn state (hidden cards permuted) by a twin bot, which must choose
     the same."""
     sc = GAME.load_scenario(name)
@@ -52,8 +53,15 @@ def _play(name: str, seed: int, *, honest: int = 0) -> tuple[WqState, set[str]]:
                 assert twin.choose(other, who) == bot.choose(state, who)
                 honest -= 1
             action = bot.choose(state, who)
-            # a starting army or a recruit of its own size is checked by ``apply`` below
-            assert action in legal or isinstance(action, act.Recruit | act.Place), (state.phase, action)
+            # a starting army or a recruit of its own size is checked by ``apply`` below; a move that splits
+            # the troops goes along an offered path with some of the offered troops (WQ-MV-05)
+            split = isinstance(action, act.Move) and any(
+                isinstance(a, act.Move)
+                and (a.leader, a.path) == (action.leader, action.path)
+                and set(action.troops) <= set(a.troops)
+                for a in legal
+            )
+            assert action in legal or split or isinstance(action, act.Recruit | act.Place), action
             kinds.add(act.NAMES[type(action)])
         else:
             action = randoms[who].choose(state, who)

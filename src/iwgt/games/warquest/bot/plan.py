@@ -31,6 +31,7 @@ from iwgt.games.warquest import actions as act
 from iwgt.games.warquest import battle as K
 from iwgt.games.warquest.bot import battle as fight
 from iwgt.games.warquest.bot.view import (
+    GUARD,
     NEW_QUEST,
     QUEST_REACH,
     STAND_SHARE,
@@ -216,6 +217,38 @@ class WqBot:
                     out.append(act.Recruit(a.region, act.counts({kind: n})))
         return out
 
+    def _split_moves(self, state: WqState, seat: int, legal: Sequence[act.Action]) -> list[act.Action]:
+        """Besides the offered moves (all the unmoved troops, or the leader alone): where two of its leaders
+        share a region, a move with a small guard (the cheapest troops worth GUARD gold), and one with all
+        but that guard (so each leader keeps some troops: a leader alone is a free battle for the enemy)."""
+        out: list[act.Action] = []
+        guards: dict[int, tuple[int, ...]] = {}
+        for a in legal:
+            if not isinstance(a, act.Move) or len(a.troops) < 2:
+                continue
+            ld = state.leader(a.leader)
+            if ld is None or len(state.leaders_in(ld.region, seat)) < 2:
+                continue
+            if a.leader not in guards:
+                troops = sorted(
+                    (t for t in state.troops if t.id in set(a.troops)),
+                    key=lambda t: (troop_cost(t.kind), t.id),
+                )
+                guard: list[int] = []
+                spent = 0
+                for t in troops:
+                    if spent >= GUARD:
+                        break
+                    guard.append(t.id)
+                    spent += troop_cost(t.kind)
+                guards[a.leader] = tuple(sorted(guard))
+            guard_ids = guards[a.leader]
+            rest = tuple(i for i in a.troops if i not in set(guard_ids))
+            if rest:
+                out.append(act.Move(a.leader, guard_ids, a.path))
+                out.append(act.Move(a.leader, rest, a.path))
+        return out
+
     def _turn(
         self,
         state: WqState,
@@ -230,7 +263,11 @@ class WqBot:
         best_gain = 0.0
         battles: list[tuple[float, act.Move, str]] = []
         occupied = world.occupied()
-        candidates = [*legal, *self._recruit_sizes(state, seat, legal)]
+        candidates = [
+            *legal,
+            *self._recruit_sizes(state, seat, legal),
+            *self._split_moves(world, seat, legal),
+        ]
         for a in candidates:
             if isinstance(a, act.EndTurn):
                 continue

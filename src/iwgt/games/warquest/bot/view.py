@@ -40,6 +40,9 @@ ESCORT = 14
 battles it may win)."""
 ESCORT_BONUS = 0.6
 """The extra points per gold of troops below ``ESCORT``."""
+GUARD = 6
+"""Gold of troops with a Lieutenant (and no Warlord) worth the escort bonus: a leader alone is a free
+battle won for any enemy army that reaches it (WQ-MS-41)."""
 LEADERLESS = 0.15
 """A troop with none of its leaders in its region goes home at the end of the turn: this share of its cost."""
 LEADER_WORTH = 30.0
@@ -199,11 +202,10 @@ def conquer_gain(state: WqState, seat: int, region: str, cards: Iterable[int], m
 
 def army_worth(costs: Iterable[int], *, warlord: bool) -> float:
     """The worth of the troops with one region's leaders (their cost, less beyond ARMY_FULL; an escort
-    bonus for the Warlord's first troops)."""
+    bonus for the first troops: the Warlord's ESCORT, a Lieutenant's GUARD)."""
     s = sum(costs)
     worth = min(s, ARMY_FULL) + 0.5 * max(0, s - ARMY_FULL)
-    if warlord:
-        worth += ESCORT_BONUS * min(s, ESCORT)
+    worth += ESCORT_BONUS * min(s, ESCORT if warlord else GUARD)
     return float(worth)
 
 
@@ -222,6 +224,8 @@ def value(state: WqState, seat: int, hand_quests: Iterable[int], hand_conquests:
     for t in state.troops:
         if t.seat == seat:
             by_region.setdefault(t.region, []).append(troop_cost(t.kind))
+    for region in led:
+        by_region.setdefault(region, [])
     for region, costs in by_region.items():
         if region in led:
             v += army_worth(costs, warlord=region in warlord_at)
