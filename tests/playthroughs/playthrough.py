@@ -66,6 +66,10 @@ CAPS: dict[tuple[str, str], int] = {
     # Sixty units: the first turns of the battle (deployment, moves, contacts, a combat round or more) keep
     # the file reviewable; the whole battle would be several megabytes of unit moves.
     ("valkyrx", "great_battle"): 300,
+    # Four and five warlords: every seat's observation at the start (hands, market, pools) and a battle's
+    # questions to two seats; the placements and the first rounds keep both files under 200 kB.
+    ("warquest", "myrathia"): 100,
+    ("warquest", "five_warlords"): 100,
 }
 """Scenarios written for fewer steps, to keep the files small and the test quick."""
 FULL_EVERY = 50
