@@ -1,7 +1,7 @@
-"""The WarQuest screen drawn from hand-built views (issue 15 section 6), in a real page round the real shell: the
-map of Myrathia from the catalogue (kingdoms, wild lands, cities with their tax, places, ownership tokens, each
-warlord's stack with its leaders), the seat's purse and secret hand with its quest locations marked, the power
-market, the action buttons with their costs and reasons, a move picked by tapping a leader then a lit region
+"""The WarQuest screen drawn from hand-built views (issue 15 section 6), in a real page round the real shell:
+the map of Myrathia from the catalogue (kingdoms, wild lands, cities with their tax, places, ownership tokens,
+each warlord's stack with its leaders), the seat's purse and secret hand with its quest locations marked, the
+power market, the action buttons with their costs and reasons, a move picked by tapping a leader then a lit region
 with the battle odds shown first, the battle screen with its areas, dice and a question answered, and the
 combat dice entered as a tally. The socket is a stub: every act the screen sends is kept in ``window.sent``.
 
@@ -47,9 +47,23 @@ def power(cat: dict[str, Any], i: int) -> dict[str, Any]:
 
 def player(seat: int, gold: int, vp: int, **extra: Any) -> dict[str, Any]:
     name, colour = SEATS[seat]
-    base = {"seat": seat, "name": name, "colour": colour, "gold": gold, "vp": vp, "sacred": 0, "quests_held": 2,
-            "conquests_held": 2, "powers": [], "done_quests": [], "scored_conquests": [], "battles_won": 0,
-            "lieutenants": 1, "tokens_left": 22, "extra_action": False}
+    base = {
+        "seat": seat,
+        "name": name,
+        "colour": colour,
+        "gold": gold,
+        "vp": vp,
+        "sacred": 0,
+        "quests_held": 2,
+        "conquests_held": 2,
+        "powers": [],
+        "done_quests": [],
+        "scored_conquests": [],
+        "battles_won": 0,
+        "lieutenants": 1,
+        "tokens_left": 22,
+        "extra_action": False,
+    }
     return {**base, **extra}
 
 
@@ -59,12 +73,30 @@ def troops(seat: int, kind: str, first: int, n: int) -> list[dict[str, Any]]:
 
 HAND = {
     "quests": [
-        {"id": 0, "key": "crown_of_storms", "name": "The Crown of Storms", "monster": "the Harpy Queen",
-         "location": "tower_of_winds", "region": "duskmoor", "vp": 8, "sacred": True},
-        {"id": 7, "key": "stones_song", "name": "The Song of the Stones", "monster": "a Barrow Wight",
-         "location": "monument_of_vandar", "region": "goldmere", "vp": 5, "sacred": False},
+        {
+            "id": 0,
+            "key": "crown_of_storms",
+            "name": "The Crown of Storms",
+            "monster": "the Harpy Queen",
+            "location": "tower_of_winds",
+            "region": "duskmoor",
+            "vp": 8,
+            "sacred": True,
+        },
+        {
+            "id": 7,
+            "key": "stones_song",
+            "name": "The Song of the Stones",
+            "monster": "a Barrow Wight",
+            "location": "monument_of_vandar",
+            "region": "goldmere",
+            "vp": 5,
+            "sacred": False,
+        },
     ],
-    "conquests": [{"id": 3, "name": "A Foothold in Vandar", "text": "Own 2 or more regions of Vandar.", "vp": 2}],
+    "conquests": [
+        {"id": 3, "name": "A Foothold in Vandar", "text": "Own 2 or more regions of Vandar.", "vp": 2}
+    ],
 }
 
 
@@ -72,84 +104,194 @@ def turn_view(cat: dict[str, Any], seat: int = 0) -> dict[str, Any]:
     """Round 2, the Red Warlord's turn (2 actions left): Red holds the Vandar Crown with both leaders and six
     goblins, Blue the Kingsfield (a battlefield) with dwarves, Green Ravenhold with orcs."""
     regions = [
-        {"id": "vandar_crown", "owner": 0,
-         "leaders": [{"id": 0, "seat": 0, "rank": "warlord"}, {"id": 1, "seat": 0, "rank": "lieutenant"}],
-         "troops": troops(0, "goblin_foot", 10, 4) + troops(0, "goblin_archer", 14, 2)},
+        {
+            "id": "vandar_crown",
+            "owner": 0,
+            "leaders": [{"id": 0, "seat": 0, "rank": "warlord"}, {"id": 1, "seat": 0, "rank": "lieutenant"}],
+            "troops": troops(0, "goblin_foot", 10, 4) + troops(0, "goblin_archer", 14, 2),
+        },
         {"id": "goldmere", "owner": 0, "leaders": [], "troops": []},
-        {"id": "kingsfield", "owner": 1, "leaders": [{"id": 2, "seat": 1, "rank": "warlord"}],
-         "troops": troops(1, "dwarf_foot", 20, 3) + troops(1, "dwarf_crossbow", 23, 1)},
-        {"id": "ravenhold", "owner": 2,
-         "leaders": [{"id": 4, "seat": 2, "rank": "warlord"}, {"id": 5, "seat": 2, "rank": "lieutenant"}],
-         "troops": troops(2, "orc_foot", 30, 5)},
-        {"id": "duskmoor", "owner": None, "leaders": [{"id": 3, "seat": 1, "rank": "lieutenant"}], "troops": []},
+        {
+            "id": "kingsfield",
+            "owner": 1,
+            "leaders": [{"id": 2, "seat": 1, "rank": "warlord"}],
+            "troops": troops(1, "dwarf_foot", 20, 3) + troops(1, "dwarf_crossbow", 23, 1),
+        },
+        {
+            "id": "ravenhold",
+            "owner": 2,
+            "leaders": [{"id": 4, "seat": 2, "rank": "warlord"}, {"id": 5, "seat": 2, "rank": "lieutenant"}],
+            "troops": troops(2, "orc_foot", 30, 5),
+        },
+        {
+            "id": "duskmoor",
+            "owner": None,
+            "leaders": [{"id": 3, "seat": 1, "rank": "lieutenant"}],
+            "troops": [],
+        },
     ]
     mine = seat == 0
     return {
-        "game": "warquest", "map": "myrathia", "phase": "turn", "round": 2, "rounds": 6, "first": 0, "seat": 0,
-        "actions_left": 2, "events_left": 23,
-        "players": [player(0, 14, 3, powers=[power(cat, 20)], sacred=1),
-                    player(1, 9, 2, tokens_left=23), player(2, 21, 1)],
+        "game": "warquest",
+        "map": "myrathia",
+        "phase": "turn",
+        "round": 2,
+        "rounds": 6,
+        "first": 0,
+        "seat": 0,
+        "actions_left": 2,
+        "events_left": 23,
+        "players": [
+            player(0, 14, 3, powers=[power(cat, 20)], sacred=1),
+            player(1, 9, 2, tokens_left=23),
+            player(2, 21, 1),
+        ],
         "regions": regions,
-        "pool": {"goblin_foot": 11}, "lieutenant_supply": [2, 2, 1],
+        "pool": {"goblin_foot": 11},
+        "lieutenant_supply": [2, 2, 1],
         "market": [power(cat, i) for i in (0, 9, 30, 44)] + [None],
-        "decks": {"quest": 20, "quest_bottom": [], "power": 40, "power_bottom": [], "conquest": 30, "events": 23},
-        "event": {"id": 0, "key": "bountiful_harvest", "name": "A Bountiful Harvest", "text": "Every warlord gains 5 gold."},
+        "decks": {
+            "quest": 20,
+            "quest_bottom": [],
+            "power": 40,
+            "power_bottom": [],
+            "conquest": 30,
+            "events": 23,
+        },
+        "event": {
+            "id": 0,
+            "key": "bountiful_harvest",
+            "name": "A Bountiful Harvest",
+            "text": "Every warlord gains 5 gold.",
+        },
         "marks": {"moved": [], "taxed": [], "bought_power": False},
         "hand": HAND if mine else {"quests": [], "conquests": []},
-        "battle": None, "question": None, "rolling": None, "last_roll": None, "unlocked": [], "wraith": None,
+        "battle": None,
+        "question": None,
+        "rolling": None,
+        "last_roll": None,
+        "unlocked": [],
+        "wraith": None,
         "result": None,
     }
 
 
-def view(obs: dict[str, Any], *, seat: int = 0, to_move: int | None = 0, version: int = 1,
-         actions: list[dict[str, Any]] | None = None, movable: list[int] | None = None,
-         die: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": "view", "version": version, "seat": seat, "status": "playing", "to_move": to_move,
-            "observation": obs, "options": {"movable": movable or [], "actions": actions or []}, "lights": [],
-            "log": [{"text": ["The Red Warlord taxes the Vandar Crown: 5 gold."]}], "die": die, "result": None}
+def view(
+    obs: dict[str, Any],
+    *,
+    seat: int = 0,
+    to_move: int | None = 0,
+    version: int = 1,
+    actions: list[dict[str, Any]] | None = None,
+    movable: list[int] | None = None,
+    die: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": "view",
+        "version": version,
+        "seat": seat,
+        "status": "playing",
+        "to_move": to_move,
+        "observation": obs,
+        "options": {"movable": movable or [], "actions": actions or []},
+        "lights": [],
+        "log": [{"text": ["The Red Warlord taxes the Vandar Crown: 5 gold."]}],
+        "die": die,
+        "result": None,
+    }
 
 
 TURN_ACTIONS = [{"type": "tax", "region": "vandar_crown"}, {"type": "lieutenant"}, {"type": "end_turn"}]
 
 SELECTION = {
-    "type": "selection", "unit": 0,
+    "type": "selection",
+    "unit": 0,
     "destinations": [
-        {"region": "kingsfield", "path": ["kingsfield"], "battle": {
-            "odds": {"attacker_wins": 0.4213, "defender_wins": 0.5787, "error": 0.0021, "rounds_mean": 2.4},
-            "round": {
-                "attacker": {"front": {"dice": 4, "hits": {"0": 0.48, "1": 0.39, "2": 0.12, "3": 0.01},
-                                       "flees": {"0": 0.48, "1": 0.39, "2": 0.13}},
-                             "rear": {"dice": 2, "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
-                                      "flees": {"0": 0.69, "1": 0.28, "2": 0.03}}},
-                "defender": {"front": {"dice": 3, "hits": {"0": 0.58, "1": 0.35, "2": 0.07},
-                                       "flees": {"0": 0.58, "1": 0.35, "2": 0.07}},
-                             "rear": {"dice": 2, "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
-                                      "flees": {"0": 0.69, "1": 0.28, "2": 0.03}}}}}},
+        {
+            "region": "kingsfield",
+            "path": ["kingsfield"],
+            "battle": {
+                "odds": {
+                    "attacker_wins": 0.4213,
+                    "defender_wins": 0.5787,
+                    "error": 0.0021,
+                    "rounds_mean": 2.4,
+                },
+                "round": {
+                    "attacker": {
+                        "front": {
+                            "dice": 4,
+                            "hits": {"0": 0.48, "1": 0.39, "2": 0.12, "3": 0.01},
+                            "flees": {"0": 0.48, "1": 0.39, "2": 0.13},
+                        },
+                        "rear": {
+                            "dice": 2,
+                            "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
+                            "flees": {"0": 0.69, "1": 0.28, "2": 0.03},
+                        },
+                    },
+                    "defender": {
+                        "front": {
+                            "dice": 3,
+                            "hits": {"0": 0.58, "1": 0.35, "2": 0.07},
+                            "flees": {"0": 0.58, "1": 0.35, "2": 0.07},
+                        },
+                        "rear": {
+                            "dice": 2,
+                            "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
+                            "flees": {"0": 0.69, "1": 0.28, "2": 0.03},
+                        },
+                    },
+                },
+            },
+        },
         {"region": "goldmere", "path": ["goldmere"]},
         {"region": "ashford", "path": ["ashford"]},
         {"region": "sylmar_downs", "path": ["ashford", "sylmar_downs"]},
     ],
-    "lights": [{"region": r, "effect": "destination", "colour": "#ffffff"} for r in ("goldmere", "ashford", "sylmar_downs")]
+    "lights": [
+        {"region": r, "effect": "destination", "colour": "#ffffff"}
+        for r in ("goldmere", "ashford", "sylmar_downs")
+    ]
     + [{"region": "kingsfield", "effect": "battle", "colour": "#ef4444"}],
 }
 
 
 def battle_obs(cat: dict[str, Any]) -> dict[str, Any]:
-    """Round 1 of a battle in the Kingsfield: Red's rear rank has fired; Red assigns 2 hits and 1 flee to Blue's
-    front rank."""
+    """Round 1 of a battle in the Kingsfield: Red's rear rank has fired; Red assigns 2 hits and 1 flee to
+    Blue's front rank."""
     obs = turn_view(cat)
     obs["phase"] = "battle"
     f = lambda i, k, hits=0: {"id": i, "kind": k, "hits": hits}  # noqa: E731
     obs["battle"] = {
-        "region": "kingsfield", "round": 1, "step": 1,
-        "attacker": {"seat": 0, "front": [f(10, "goblin_foot"), f(11, "goblin_foot"), f(12, "goblin_foot"), f(13, "goblin_foot")],
-                     "rear": [f(14, "goblin_archer"), f(15, "goblin_archer")], "reserve": [], "retreat": [], "leaders": [0]},
-        "defender": {"seat": 1, "front": [f(20, "dwarf_foot", 1), f(21, "dwarf_foot"), f(22, "dwarf_foot")],
-                     "rear": [f(23, "dwarf_crossbow")], "reserve": [], "retreat": [], "leaders": [2]},
+        "region": "kingsfield",
+        "round": 1,
+        "step": 1,
+        "attacker": {
+            "seat": 0,
+            "front": [f(10, "goblin_foot"), f(11, "goblin_foot"), f(12, "goblin_foot"), f(13, "goblin_foot")],
+            "rear": [f(14, "goblin_archer"), f(15, "goblin_archer")],
+            "reserve": [],
+            "retreat": [],
+            "leaders": [0],
+        },
+        "defender": {
+            "seat": 1,
+            "front": [f(20, "dwarf_foot", 1), f(21, "dwarf_foot"), f(22, "dwarf_foot")],
+            "rear": [f(23, "dwarf_crossbow")],
+            "reserve": [],
+            "retreat": [],
+            "leaders": [2],
+        },
         "attacking": {"side": "attacker", "rank": "rear"},
     }
     obs["question"] = {"kind": "assign", "seat": 0, "rank": "front", "hits": 2, "flees": 1}
-    obs["last_roll"] = {"purpose": "the Red Warlord's rear rank", "faces": ["hit", "blank", "flee", "hit"], "hits": 2, "flees": 1}
+    obs["last_roll"] = {
+        "purpose": "the Red Warlord's rear rank",
+        "faces": ["hit", "blank", "flee", "hit"],
+        "hits": 2,
+        "flees": 1,
+    }
     return obs
 
 
@@ -163,11 +305,13 @@ SETUP = """async ([cat]) => {
   const socket = {
     act: (seat, action) => { window.sent.push({ seat, action }); return true; },
     select: (seat, id) => window.sent.push({ seat, select: id }),
-    preview: () => {}, die: (face) => window.sent.push({ die: face }), sendRaw: () => {}, close: () => {}, quit: () => {},
+    preview: () => {}, die: (face) => window.sent.push({ die: face }), sendRaw: () => {},
+    close: () => {}, quit: () => {},
   };
   const shell = new Shell(document.getElementById('app'), 'fixture', 'token', socket, module);
   window.iwgtTable = shell;
-  shell.onMessage({ type: 'welcome', names: ['the Red Warlord', 'the Blue Warlord', 'the Green Warlord'], seats: [0],
+  shell.onMessage({ type: 'welcome', seats: [0],
+    names: ['the Red Warlord', 'the Blue Warlord', 'the Green Warlord'],
     table: { game: 'warquest', scenario: 'short', title: 'WarQuest' } });
 }"""
 
@@ -188,8 +332,10 @@ def cat() -> dict[str, Any]:
 def fixture_page(server: Server, browser: Browser, cat: dict[str, Any], size: ViewportSize = DESKTOP) -> Page:
     page = open_link(browser, server.base, "/", size)
     page.route("**/static/games/warquest/**", serve_web)
-    page.route("**/api/games/warquest/data", lambda r: r.fulfill(status=200, body=json.dumps(cat),
-                                                                 headers={"Content-Type": "application/json"}))
+    page.route(
+        "**/api/games/warquest/data",
+        lambda r: r.fulfill(status=200, body=json.dumps(cat), headers={"Content-Type": "application/json"}),
+    )
     page.wait_for_selector('[data-testid="game-cards"]')
     page.evaluate(SETUP, [cat])
     return page
@@ -275,8 +421,10 @@ def test_a_move_into_battle_shows_the_odds_first(page: Page, cat: dict[str, Any]
     expect(tid(page, "wq-odds-attacker-front")).to_contain_text("4")
     shot(page, "warquest_screen_02_odds")
     tid(page, "wq-attack").click()
-    assert sent(page)[-1] == {"seat": 0, "action": {"type": "move", "leader": 0, "troops": [10, 11, 12, 13],
-                                                     "path": ["kingsfield"]}}
+    assert sent(page)[-1] == {
+        "seat": 0,
+        "action": {"type": "move", "leader": 0, "troops": [10, 11, 12, 13], "path": ["kingsfield"]},
+    }
 
 
 def test_a_quiet_move_goes_at_once(page: Page, cat: dict[str, Any]) -> None:
@@ -285,13 +433,18 @@ def test_a_quiet_move_goes_at_once(page: Page, cat: dict[str, Any]) -> None:
     page.evaluate("m => window.iwgtTable.onMessage(m)", SELECTION)
     tid(page, "wq-dest-list").locator("summary").click()
     tid(page, "wq-dest-sylmar_downs").click()
-    assert sent(page)[-1]["action"] == {"type": "move", "leader": 0, "troops": [10, 11, 12, 13, 14, 15],
-                                        "path": ["ashford", "sylmar_downs"]}
+    assert sent(page)[-1]["action"] == {
+        "type": "move",
+        "leader": 0,
+        "troops": [10, 11, 12, 13, 14, 15],
+        "path": ["ashford", "sylmar_downs"],
+    }
 
 
 def test_the_hand_is_drawn_only_for_its_holder(page: Page, cat: dict[str, Any]) -> None:
-    """Issue 15 section 4: the Blue seat's view (an empty hand in its observation) shown on a screen that plays
-    only the Red seat draws no hand and no quest marks; the Red view's quest names are gone from the DOM."""
+    """Issue 15 section 4: the Blue seat's view (an empty hand in its observation) shown on a screen that
+    plays only the Red seat draws no hand and no quest marks; the Red view's quest names are gone from the
+    DOM."""
     show(page, view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1]))
     expect(tid(page, "wq-quest-0")).to_be_visible()
     other = turn_view(cat, seat=1)
@@ -303,8 +456,8 @@ def test_the_hand_is_drawn_only_for_its_holder(page: Page, cat: dict[str, Any]) 
 
 
 def test_the_battle_screen_answers_a_question(page: Page, cat: dict[str, Any]) -> None:
-    """The battle: both sides' areas with troops (a hit marker on the first dwarf), the attacking rank, the dice
-    rolled (2 hits, 1 flee), and the assignment with the table's default one tap away."""
+    """The battle: both sides' areas with troops (a hit marker on the first dwarf), the attacking rank, the
+    dice rolled (2 hits, 1 flee), and the assignment with the table's default one tap away."""
     show(page, view(battle_obs(cat), actions=[ASSIGN_DEFAULT]))
     expect(tid(page, "wq-battle")).to_be_visible()
     expect(tid(page, "wq-area-attacker-rear")).to_have_class("wq-area rear attacking")
@@ -323,12 +476,17 @@ def test_the_battle_screen_answers_a_question(page: Page, cat: dict[str, Any]) -
 
 
 def test_combat_dice_are_entered_as_a_tally(page: Page, cat: dict[str, Any]) -> None:
-    """Physical dice: five combat dice to roll (WQ-CB-01: hit, flee, four blanks): 2 hits and 1 flee entered in
-    one dialog; the first face goes at once, the next as the table asks for the next die."""
+    """Physical dice: five combat dice to roll (WQ-CB-01: hit, flee, four blanks): 2 hits and 1 flee entered
+    in one dialog; the first face goes at once, the next as the table asks for the next die."""
     obs = battle_obs(cat)
     obs["question"] = None
     obs["rolling"] = {"purpose": "the Red Warlord's front rank", "dice": 5, "faces": []}
-    die = {"sides": 6, "faces": ["hit", "flee", "blank", "blank", "blank", "blank"], "purpose": "combat die", "colour": ""}
+    die = {
+        "sides": 6,
+        "faces": ["hit", "flee", "blank", "blank", "blank", "blank"],
+        "purpose": "combat die",
+        "colour": "",
+    }
     show(page, view(obs, to_move=None, die=die))
     expect(tid(page, "wq-tally-dialog")).to_be_visible()
     tid(page, "wq-tally-hits").fill("4")
@@ -356,8 +514,10 @@ def test_nothing_is_cut_off(server: Server, browser: Browser, cat: dict[str, Any
     size = PHONE if size_name == "phone" else TABLET
     page = fixture_page(server, browser, cat, size)
     try:
-        for name, v in (("turn", view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1])),
-                        ("battle", view(battle_obs(cat), actions=[ASSIGN_DEFAULT], version=2))):
+        for name, v in (
+            ("turn", view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1])),
+            ("battle", view(battle_obs(cat), actions=[ASSIGN_DEFAULT], version=2)),
+        ):
             show(page, v)
             page.wait_for_timeout(300)
             shot(page, f"warquest_screen_06_{size_name}_{name}")
@@ -369,7 +529,11 @@ def test_nothing_is_cut_off(server: Server, browser: Browser, cat: dict[str, Any
                         continue
                     box = b.bounding_box()
                     assert box is not None
-                    assert box["x"] >= -0.5 and box["x"] + box["width"] <= size["width"] + 0.5, (name, sel, box)
+                    assert box["x"] >= -0.5 and box["x"] + box["width"] <= size["width"] + 0.5, (
+                        name,
+                        sel,
+                        box,
+                    )
                     assert box["height"] >= 40, (name, sel, box)
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:

@@ -77,6 +77,7 @@ export class Screen {
     this.dest = null; // {region, path, battle}: a destination into battle, waiting for Confirm
     this.draft = null; // {kind, version, ...}: a battle answer being built (arrangement, assignment, refill)
     this.showMap = false; // during a battle: the map instead of the battle screen
+    this.destOpen = false; // the move dock's list of destinations is open
     this.tally = null; // physical dice: faces still to send for the roll in progress
     this.tallyVersion = -1;
     this.diceDlg = null; // {version, dlg}
@@ -178,7 +179,7 @@ export class Screen {
         const region = d.region || d.to || (Array.isArray(d.path) ? d.path[d.path.length - 1] : null);
         if (!region) continue;
         const path = Array.isArray(d.path) ? d.path : d.action && d.action.path ? d.action.path : [region];
-        out.set(region, { region, path, battle: d.battle || d.odds || null, fights: Boolean(d.battle || d.odds || d.fights), raw: d });
+        out.set(region, { region, path, battle: d.battle || d.odds || null, fights: Boolean(d.battle || d.odds || d.fight || d.fights), raw: d });
       }
     }
     for (const a of this.of("move")) {
@@ -255,7 +256,8 @@ export class Screen {
 
   afterView(view) {
     if (this.diceDlg && (!view.die || this.diceDlg.version !== view.version)) { this.diceDlg.dlg.close(null); this.diceDlg = null; }
-    if (!view.die) this.tally = null;
+    // A view of the same roll without the die (another seat's moment) keeps the tally; a finished roll ends it.
+    if (!view.die && !(view.observation || {}).rolling) this.tally = null;
     if (this.dialog && this.dialog.version !== view.version) { this.dialog.dlg.close(null); this.dialog = null; }
     const q = this.myQuestion();
     if (q && q.kind === "discard" && !this.dialog) this.openDiscard(q, view.version);
@@ -281,7 +283,7 @@ export class Screen {
     if (q) return [h("h2", {}, "Your answer"), h("p", { testid: "wq-how" }, this.questionWords(q))];
     if (o.phase === "place") {
       return [h("h2", {}, "Place your warlord"), h("p", { testid: "wq-how" },
-        "Tap a lit region for your Warlord and Lieutenant, then buy your starting army of basic troops.")];
+        "Tap a region for your Warlord and Lieutenant (not one another warlord holds), then buy your starting army of basic troops.")];
     }
     const how = {
       move: this.shell.selected === null ? "Tap one of your leaders." : this.dest ? "Check the odds, then Attack or Cancel."
@@ -397,7 +399,12 @@ export class Screen {
     if (!this.myTurn()) return new Set();
     const q = this.myQuestion();
     if (q && q.kind === "retreat") return new Set(this.of("retreat").map((a) => a.region));
-    if (o.phase === "place") return new Set(this.of("place").map((a) => a.region));
+    if (o.phase === "place") {
+      // Almost every region may be chosen at setup: marks on all of them would only clutter the map.
+      const free = new Set(this.of("place").map((a) => a.region));
+      const all = (this.mapData() || { regions: [] }).regions.length;
+      return free.size * 2 > all ? new Set() : free;
+    }
     if (this.mode === "move") return new Set(this.destinations().map((d) => d.region));
     if (REGION_ACTIONS.has(this.mode)) return new Set(this.of(this.mode).map((a) => a.region));
     return new Set();
@@ -623,7 +630,9 @@ export class Screen {
   /** The lit regions also as buttons (a phone's map may be zoomed away from them). */
   destButtons(dests) {
     if (!dests.length) return null;
-    return h("details", { class: "wq-dest-list", testid: "wq-dest-list" }, h("summary", {}, "Destinations"),
+    // Kept open across redraws once opened (a redraw builds the list anew).
+    return h("details", { class: "wq-dest-list", testid: "wq-dest-list", open: this.destOpen || null,
+      ontoggle: (e) => { this.destOpen = e.target.open; } }, h("summary", {}, "Destinations"),
       h("div", { class: "wq-choices" }, dests.map((d) => h("button", { type: "button", class: ["btn", "small", d.fights ? "danger" : "secondary"],
         testid: `wq-dest-${d.region}`, onclick: () => this.tapRegion(d.region) }, `${this.regionName(d.region)}${d.fights ? " ⚔" : ""}`))));
   }
@@ -634,7 +643,7 @@ export class Screen {
     const regions = [...new Set(this.of(this.mode).map((a) => a.region))];
     return [h("div", { class: "wq-move-head" }, h("b", {}, `${ACTION_NAMES[this.mode]}: choose a region`),
       h("button", { type: "button", class: "btn secondary small", testid: "wq-mode-cancel", onclick: () => this.cancel() }, "Cancel")),
-    h("div", { class: "wq-choices" }, regions.map((r) => h("button", { type: "button", class: "btn secondary small", testid: `wq-region-${r}`,
+    h("div", { class: "wq-choices" }, regions.map((r) => h("button", { type: "button", class: "btn secondary small", testid: `wq-choose-${r}`,
       onclick: () => this.tapRegion(r) }, `${this.regionName(r)}${this.mode === "tax" ? ` (+${(this.regionInfo(r) || {}).tax ?? "?"})` : ""}`)))];
   }
 
