@@ -94,9 +94,9 @@ def scenario(players: int = 3, rounds: int = 25, map_key: str = "testland") -> W
 
 
 def dealt(
-    game: WqGame, sc: WqScenario, faces: tuple[int, ...] = (11, 12, 22, 23, 33, 34, 44, 45), first: int = 1
+    game: WqGame, sc: WqScenario, faces: tuple[int, ...] = tuple(range(11, 27)), first: int = 1
 ) -> WqState:
-    """The state after the four shuffles (two secret dice each: ``faces``) and the starting die."""
+    """The state after the four shuffles (four secret dice each: ``faces``) and the starting die."""
     s = game.initial_state(sc)
     for f in (*faces, first):
         assert game.to_move(s) == CHANCE

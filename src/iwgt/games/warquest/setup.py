@@ -32,21 +32,25 @@ from iwgt.games.warquest.state import Decks, Leader, Pending, Player, Troop, Tur
 
 SHUFFLE_ORDER: tuple[cards.DeckName, ...] = ("power", "event", "quest", "conquest")
 """The decks in the order the text shuffles them (WQ-SU-05..09)."""
-SHUFFLE_PART = 2**16
-"""Faces of each of a shuffle's two secret dice: their faces make the 32-bit seed of the permutation.
-(One die of 2**31 faces, as the spec first had it, cannot be enumerated: the conformance suite lists a
-die's every outcome.)"""
+SHUFFLE_PART = 256
+"""Faces of each of a shuffle's secret dice: their faces, base 256, make the 32-bit seed of the permutation.
+(One die of 2**31 faces, as the spec first had it, cannot be enumerated: the conformance suite lists every
+outcome of a die, and takes a face of 1000 for one no die has.)"""
+SHUFFLE_DICE = 4
+"""Secret dice a shuffle rolls (4 x 8 bits = a 32-bit seed)."""
 
 
 def shuffle_dice(deck: cards.DeckName) -> Die:
-    """One of the two secret dice that shuffle a deck (nobody may see a face: it would reveal the order)."""
+    """One of the secret dice that shuffle a deck (nobody may see a face: it would reveal the order)."""
     return Die(SHUFFLE_PART, f"{deck} shuffle", secret=True)
 
 
 def shuffle_seed(faces: tuple[int, ...]) -> int:
-    """The permutation's seed from the two faces (1-based): high part first."""
-    hi, lo = faces
-    return (hi - 1) * SHUFFLE_PART + (lo - 1)
+    """The permutation's seed from the faces (1-based), the first the most significant."""
+    seed = 0
+    for f in faces:
+        seed = seed * SHUFFLE_PART + (f - 1)
+    return seed
 
 
 def first_die(n: int) -> Die:
@@ -71,7 +75,9 @@ def initial_state(scenario: WqScenario) -> WqState:
         for s in range(scenario.players)
     )
     stack = [Pending("first", die=first_die(scenario.players), count=1)]
-    stack += [Pending("shuffle", die=shuffle_dice(d), count=2, key=d) for d in reversed(SHUFFLE_ORDER)]
+    stack += [
+        Pending("shuffle", die=shuffle_dice(d), count=SHUFFLE_DICE, key=d) for d in reversed(SHUFFLE_ORDER)
+    ]
     return WqState(
         scenario=scenario,
         phase="setup",
@@ -110,7 +116,7 @@ def resolve_setup_chance(state: WqState, face: int) -> tuple[WqState, list[Event
     r = rules()
     top = state.pending[-1]
     faces = (*top.faces, face)
-    if len(faces) < top.count:  # the first of a shuffle's two dice: wait for the second
+    if len(faces) < top.count:  # a shuffle's dice before its last: wait for the rest
         return replace(state, pending=(*state.pending[:-1], replace(top, faces=faces))), []
     state = replace(state, pending=state.pending[:-1])
     events: list[Event] = []
