@@ -184,7 +184,12 @@ def _buy_max(state: WqState, kinds: tuple[str, ...], gold: int) -> Counts:
 
 def placement_packages(state: WqState, region: str) -> list[Counts]:
     """The starting armies offered in a region: none, each basic kind at the most the gold buys, and a
-    balanced mix of the region's people (else the cheapest kinds) (wq-spec legal_actions)."""
+    balanced mix of the region's people (else of the two cheapest kinds) (wq-spec legal_actions)."""
+    people = load_map(state.scenario.map).regions[region].people
+    return _packages(state, people)
+
+
+def _packages(state: WqState, people: str | None) -> list[Counts]:
     gold = state.players[state.seat].gold
     basics = basic_kinds()
     out: list[Counts] = [()]
@@ -192,9 +197,9 @@ def placement_packages(state: WqState, region: str) -> list[Counts]:
         pkg = _buy_max(state, (k,), gold)
         if pkg and pkg not in out:
             out.append(pkg)
-    people = load_map(state.scenario.map).regions[region].people
-    mix = tuple(k for k in basics if rules().troops[k].people == people) or tuple(
-        sorted(basics, key=lambda k: (rules().troops[k].cost or 0, k))[:2]
+    troops = rules().troops
+    mix = tuple(k for k in basics if troops[k].people == people) or tuple(
+        sorted(basics, key=lambda k: (troops[k].cost or 0, k))[:2]
     )
     pkg = _buy_max(state, mix, gold)
     if pkg and pkg not in out:
@@ -203,13 +208,17 @@ def placement_packages(state: WqState, region: str) -> list[Counts]:
 
 
 def legal_placements(state: WqState) -> list[Place]:
-    """Every offered placement of the seat placing now."""
+    """Every offered placement of the seat placing now (the packages worked out once per people)."""
     m = load_map(state.scenario.map)
+    by_people: dict[str | None, list[Counts]] = {}
     out: list[Place] = []
     for region in m.geometry.ids:
         if placement_blocked(state, state.seat, region):
             continue
-        out.extend(Place(region, pkg) for pkg in placement_packages(state, region))
+        people = m.regions[region].people
+        if people not in by_people:
+            by_people[people] = _packages(state, people)
+        out.extend(Place(region, pkg) for pkg in by_people[people])
     return out
 
 
