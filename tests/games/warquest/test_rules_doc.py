@@ -26,6 +26,7 @@ import pytest
 from tests.helpcheck import clause_ids, defined_clauses
 from tests.shared import REPOSITORY, shared_file
 
+from iwgt.games.warquest import setup
 from iwgt.games.warquest.battle import COMBAT_FACES
 from iwgt.games.warquest.maps import LOCATIONS, WqMap, load_map
 from iwgt.games.warquest.odds import battle_from_armies, battle_odds
@@ -478,6 +479,14 @@ def test_the_die_and_its_odds_are_the_text_s_reading() -> None:
     assert COMBAT_FACES.count("blank") == 4
     text = doc_text()
     assert "1/6 a hit, 1/6 a flee and 4/6 nothing" in text
+
+
+def test_the_shuffle_is_described_as_setup_rolls_it() -> None:
+    """Hidden information: a deck's shuffle is as many secret dice of as many faces as the record says."""
+    words = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight"}
+    n, faces = setup.SHUFFLE_DICE, setup.SHUFFLE_PART
+    said = f"Every shuffle is {words.get(n, str(n))} secret chance nodes (`Die({faces}, "
+    assert said in " ".join(doc_text().split())
 
 
 def test_the_cost_check_table_is_at_the_data_s_costs() -> None:
