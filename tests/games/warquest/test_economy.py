@@ -226,3 +226,35 @@ def test_the_rule_of_five_on_a_purchase() -> None:
     assert sorted(s3.players[0].powers) == sorted(held)
     offered = [a for a in GAME.legal_actions(s, 0) if isinstance(a, act.Power) and a.card == card]
     assert sorted(a.discard for a in offered if a.discard is not None) == sorted((*held, card))
+
+
+def test_skeletons_only_with_the_wraith_king() -> None:
+    """WQ-TR-07/08 designed: the Wraith King's master recruits skeletons only in his region, where they join
+    him; nobody else, and nowhere else."""
+    s = board(_base(), [(0, "warlord", "r00"), (0, "lieutenant", "r05")], [(0, "wraith_king", "r00")])
+    s = replace(s, wraith_seat=0)
+    s2, _ = GAME.apply(s, act.Recruit("r00", act.counts({"skeleton_warrior": 2, "skeleton_rider": 1})))
+    assert sorted(t.kind for t in s2.troops if t.region == "r00") == [
+        "skeleton_rider",
+        "skeleton_warrior",
+        "skeleton_warrior",
+        "wraith_king",
+    ]
+    assert s2.players[0].gold == 30 - 2 * 2 - 4
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-07: "):
+        GAME.apply(s, act.Recruit("r05", act.counts({"skeleton_warrior": 1})))
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-07: "):
+        GAME.apply(replace(s, wraith_seat=None), act.Recruit("r00", act.counts({"skeleton_warrior": 1})))
+    with pytest.raises(IllegalAction, match=r"^WQ-RT-02: Wraith King cannot be recruited"):
+        GAME.apply(s, act.Recruit("r00", act.counts({"wraith_king": 1})))
+
+
+def test_a_new_lieutenant_may_move_the_same_turn() -> None:
+    """WQ-LT-03 with WQ-MV-06: only pieces that moved are marked; the new Lieutenant has not moved."""
+    s = board(_base(), [(0, "warlord", "r00")])
+    s, _ = GAME.apply(s, act.Move(0, (), ("r10",)))
+    s = replace(s, leaders=(replace(s.leaders[0], region="r00"),))
+    s, _ = GAME.apply(s, act.Lieutenant())
+    new = max(ld.id for ld in s.leaders)
+    s, _ = GAME.apply(s, act.Move(new, (), ("r01",)))
+    assert s.leader(new) is not None and s.leader(new).region == "r01"  # type: ignore[union-attr]
