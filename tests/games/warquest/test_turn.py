@@ -135,3 +135,34 @@ def test_ties_break_by_sacred_quests_then_gold_then_share() -> None:
         gold, players=tuple(replace(p, done_quests=(sacred,) if p.seat == 0 else ()) for p in gold.players)
     )
     assert final_result(holy).winners == (0,)
+
+
+def test_a_battle_on_the_last_action_then_the_turn_ends() -> None:
+    """WQ-MV-10 with WQ-TU-05: the move on the third action fights; the battle's questions and dice go to
+    the battle; when it is over (and only then) the turn passes to the next seat."""
+    import random
+
+    s = _three_seats()
+    s = replace(
+        s,
+        troops=board(
+            s, [], [(1, "orc_foot", "r03"), (1, "orc_foot", "r03"), (2, "goblin_foot", "r04")]
+        ).troops,
+        leaders=tuple(replace(ld, region="r04") if ld.seat == 2 else ld for ld in s.leaders),
+        marks=replace(s.marks, actions_left=1),
+    )
+    s, _ = GAME.apply(s, act.Move(1, (100, 101), ("r04",)))
+    assert s.battle is not None and s.seat == 1
+    rng = random.Random(2)
+    kinds: list[str] = []
+    while s.battle is not None:
+        who = GAME.to_move(s)
+        if who == CHANCE:
+            s, events = GAME.apply(s, ChanceOutcome(rng.randrange(6) + 1))
+        else:
+            assert who is not None
+            s, events = GAME.apply(s, GAME.legal_actions(s, who)[0])
+        kinds += _kinds(events)
+    assert "BattleWon" in kinds and kinds[-2:] == ["TurnEnded", "TurnBegan"]
+    assert (s.seat, s.marks.actions_left) == (2, 3)
+    assert all(len(seats) == 1 for seats in s.occupied().values())  # no region holds two players' pieces
