@@ -61,3 +61,14 @@ def test_a_count_the_map_cannot_seat_is_refused_in_one_line() -> None:
     assert result.output.strip().startswith(
         "error: setup option 'players' must be one of scenario, 2, 3, 4, 5"
     )
+
+
+def test_the_report_is_a_spectator_s_and_the_same_for_the_same_seed_wq_su_08() -> None:
+    """The turn-by-turn report names no card of a secret hand: only how many were dealt."""
+    first = simulate("--scenario", "short", "--seed", "2")
+    second = simulate("--scenario", "short", "--seed", "2")
+    assert first.exit_code == 0 and first.stdout == second.stdout
+    text = " ".join(first.stdout.split())
+    assert "The Red Warlord is dealt 2 quest cards." in text
+    assert "is dealt the quest cards" not in text and "draws the quest card" not in text
+    assert "Round 1 of 6" in text

@@ -102,11 +102,11 @@ def test_a_quest_roll_in_words_wq_qu_03() -> None:
 def test_a_rank_s_attack_in_words_wq_cb_09() -> None:
     rolled = be.AttackRolled(1, "defender", "rear", "front", 4, (1, 2, 3, 1), 2, 1)
     assert WORDS.event(rolled, OBS, None) == (
-        "The Blue Warlord's rear rank rolls 4 dice at the front rank: 2 hits and 1 flee."
+        "The Blue Warlord's rear rank rolls 4 dice at the enemy front rank: 2 hits and 1 flee."
     )
     nothing = be.AttackRolled(0, "attacker", "front", "front", 1, (5,), 0, 0)
     assert WORDS.event(nothing, OBS, None) == (
-        "The Red Warlord's front rank rolls 1 die at the front rank: no hit, no flee."
+        "The Red Warlord's front rank rolls 1 die at the enemy front rank: no hit, no flee."
     )
 
 
@@ -122,3 +122,16 @@ def test_moves_and_leaders_are_named_from_the_observation_and_the_map() -> None:
         WORDS.action({"type": "spell", "troop": 7}, 0, OBS, None)
         == "The Red Warlord casts a spell at the Trolls."
     )
+
+
+def test_a_battle_s_end_and_a_turn_s_end_in_words_wq_ms_41() -> None:
+    won = be.BattleWon("vandar_crown", 0, 1, False, 2, 1)
+    region = Names(OBS).region("vandar_crown")
+    assert WORDS.event(won, OBS, None) == (
+        f"The Red Warlord wins the battle of {region} after 2 rounds (the Blue Warlord is beaten): +1 VP."
+    )
+    at_once = be.BattleWon("vandar_crown", 1, 0, True, 0, 1)
+    assert WORDS.event(at_once, OBS, None) == (
+        f"The Blue Warlord wins the battle of {region} at once (the Red Warlord withdraws): +1 VP."
+    )
+    assert WORDS.event(ev.TurnEnded(2), OBS, None) == "The Green Warlord's turn ends."

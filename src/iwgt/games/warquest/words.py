@@ -348,13 +348,13 @@ def _treasure(e: Any, n: Names, seat: Seat | None) -> str:
 
 def _went_home(e: Any, n: Names, seat: Seat | None) -> str:
     return (
-        f"{n.possessive(e.seat)} {kinds_words(e.kinds)} in {n.region(e.region)} go home: "
+        f"{cap(n.possessive(e.seat))} {kinds_words(e.kinds)} in {n.region(e.region)} go home: "
         "no leader stayed with them."
     )
 
 
 def _turn_ended(e: Any, n: Names, seat: Seat | None) -> str:
-    return f"{n.possessive(e.seat)} turn ends."
+    return f"{cap(n.possessive(e.seat))} turn ends."
 
 
 def _event_turned(e: Any, n: Names, seat: Seat | None) -> str:
@@ -400,7 +400,7 @@ def _attack_rolled(e: Any, n: Names, seat: Seat | None) -> str:
     rank = RANK_WORDS.get(e.rank, e.rank)
     target = RANK_WORDS.get(e.target, e.target)
     return (
-        f"{cap(n.possessive(e.seat))} {rank} rolls {count(e.dice, 'die', 'dice')} at the {target}: "
+        f"{cap(n.possessive(e.seat))} {rank} rolls {count(e.dice, 'die', 'dice')} at the enemy {target}: "
         f"{rolled_words(e.hits, e.flees)}."
     )
 
@@ -449,10 +449,8 @@ def _round_ended(e: Any, n: Names, seat: Seat | None) -> str:
 
 def _battle_won(e: Any, n: Names, seat: Seat | None) -> str:
     how = f"{n.seat(e.loser)} withdraws" if e.withdrew else f"{n.seat(e.loser)} is beaten"
-    return (
-        f"{n.Seat(e.winner)} wins the battle of {n.region(e.region)} after {count(e.rounds, 'round')} "
-        f"({how}): +{e.vp} VP."
-    )
+    when = f"after {count(e.rounds, 'round')}" if e.rounds else "at once"
+    return f"{n.Seat(e.winner)} wins the battle of {n.region(e.region)} {when} ({how}): +{e.vp} VP."
 
 
 def _pursued(e: Any, n: Names, seat: Seat | None) -> str:
@@ -516,7 +514,7 @@ def _market_replaced(e: Any, n: Names, seat: Seat | None) -> str:
 
 
 def _conquest_scored(e: Any, n: Names, seat: Seat | None) -> str:
-    text = card_text("conquest", e.card)
+    text = card_text("conquest", e.card).rstrip(".")
     said = f" ({text})" if text else ""
     return f"{n.Seat(e.seat)} scores the conquest card {card_name('conquest', e.card)}{said}: +{e.vp} VP."
 
