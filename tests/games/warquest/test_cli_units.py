@@ -75,3 +75,12 @@ def test_the_human_table_marks_the_designed_rows() -> None:
     assert result.exit_code == 0, result.output
     assert "goblin_foot*" in result.stdout and "Wraith King" in result.stdout
     assert "skeleton_warrior*" not in result.stdout
+
+
+def test_iwgt_units_warquest_is_the_same_table() -> None:
+    """Through the shared group (``iwgt units warquest --json``), as the plug-in's commands register it."""
+    from iwgt.cli import app
+
+    result = runner.invoke(app, ["units", "warquest", "--json"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert [r["id"] for r in json.loads(result.stdout)] == list(rules().troops)
