@@ -181,8 +181,11 @@ class Player:
         tap_region(page, region, self.cat)
         expect(tid(page, "wq-place-dialog")).to_be_visible()
         self.shot_once("warquest_02_placement")
-        # The second package the table offers: a full army of one basic kind (the first is no troops at all).
-        tap_and_wait(page, lambda: tid(page, "wq-package-1").click())
+        # In a kingdom, the second package the table offers: a full army of one basic kind; in a people's land,
+        # the first (no troops: the gold is kept to recruit the people of the land in the first turn).
+        wild = next(r for r in self.cat["maps"]["myrathia"]["regions"] if r["id"] == region)["kingdom"] is None
+        package = "wq-package-0" if wild else "wq-package-1"
+        tap_and_wait(page, lambda: tid(page, package).click())
         self.count("place")
 
     def answer(self, v: dict[str, Any], q: dict[str, Any]) -> None:
@@ -228,7 +231,7 @@ class Player:
         if offered(v, "conquer") and me["tokens_left"] > 0:
             self.region_action(v, "conquer")
             return
-        if offered(v, "recruit") and me["gold"] >= 8 and self.done.get("recruit", 0) < 12:
+        if offered(v, "recruit") and me["gold"] >= 4 and self.done.get("recruit", 0) < 12:
             self.recruit(v)
             return
         if v["options"]["movable"] and self.moved_turn != turn_key and self.move(v):

@@ -972,11 +972,16 @@ export class Screen {
       go.disabled = cost > gold;
       for (const r of rows) r.refresh();
     };
-    const packages = offered.map((a, i) => {
+    // The table's packages, a mix of kinds first (the most gold spent), "no troops" last; each keeps its place
+    // in the table's list as its test id.
+    const kindsOf = (a) => Object.values(a.troops || {}).filter((n) => n > 0).length;
+    const costOf = (a) => Object.entries(a.troops || {}).reduce((t, [k, n]) => t + n * (this.troopCost(k) || 0), 0);
+    const order = offered.map((a, i) => ({ a, i })).sort((x, y) => (kindsOf(y.a) > 1) - (kindsOf(x.a) > 1)
+      || (kindsOf(y.a) > 0) - (kindsOf(x.a) > 0) || costOf(y.a) - costOf(x.a) || x.i - y.i);
+    const packages = order.map(({ a, i }, shown) => {
       const words = Object.entries(a.troops || {}).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${this.troopName(k)}`).join(", ") || "No troops";
-      const cost = Object.entries(a.troops || {}).reduce((t, [k, n]) => t + n * (this.troopCost(k) || 0), 0);
-      return h("button", { type: "button", class: ["btn", i === 0 ? "primary" : "secondary", "wq-package"], testid: `wq-package-${i}`,
-        onclick: () => { dlg.close(true); this.send(a); } }, `${words} (${cost} gold)`);
+      return h("button", { type: "button", class: ["btn", shown === 0 ? "primary" : "secondary", "wq-package"], testid: `wq-package-${i}`,
+        onclick: () => { dlg.close(true); this.send(a); } }, `${words} (${costOf(a)} gold)`);
     });
     let dlg;
     go.addEventListener("click", () => {
@@ -988,7 +993,7 @@ export class Screen {
     dlg = modal({ title: `Your army in ${this.regionName(region)}`, testid: "wq-place-dialog", dismissable: true, transient: true, body: [
       h("p", {}, "Your Warlord and Lieutenant start here. Buy any basic troops with your 30 gold."),
       h("div", { class: "wq-packages" }, packages),
-      kinds.length ? h("h3", { class: "side-title" }, "Or count your own") : null, rows.map((r) => r.el), total,
+      kinds.length ? h("h3", { class: "side-title" }, "Or count your own") : null, ...rows.map((r) => r.el), total,
       h("div", { class: "dialog-buttons" }, go, h("button", { type: "button", class: "btn secondary", testid: "wq-place-cancel", onclick: () => dlg.close(null) }, "Cancel"))] });
     this.dialog = { version: this.view.version, dlg, kind: "place" };
     dlg.done.then(() => { if (this.dialog && this.dialog.dlg === dlg) this.dialog = null; });
@@ -1036,7 +1041,7 @@ export class Screen {
       this.send({ type: "recruit", region, troops });
     });
     dlg = modal({ title: `Recruit in ${this.regionName(region)}`, testid: "wq-recruit-dialog", dismissable: true, transient: true, body: [
-      h("p", { class: "muted" }, "The people of this land join your leader here."), rows.map((r) => r.el), total,
+      h("p", { class: "muted" }, "The people of this land join your leader here."), ...rows.map((r) => r.el), total,
       h("div", { class: "dialog-buttons" }, go, h("button", { type: "button", class: "btn secondary", testid: "wq-recruit-cancel", onclick: () => dlg.close(null) }, "Cancel"))] });
     this.dialog = { version: this.view.version, dlg, kind: "recruit" };
     dlg.done.then(() => { if (this.dialog && this.dialog.dlg === dlg) this.dialog = null; this.mode = null; });
