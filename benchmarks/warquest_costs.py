@@ -171,7 +171,7 @@ def measure(kind: str, gold: int, runs: int, tolerance: float, *, exact: bool = 
             attacking=row["engine_attacking"],
             defending=row["engine_defending"],
             score=row["engine_score"],
-            error=0.0,
+            error=None,
         )
     score = row["score"]
     row["flag"] = "too cheap" if score > HIGH else "too dear" if score < LOW else ""
@@ -234,7 +234,7 @@ def main(
             f"{r['attacking']:.1%}",
             f"{r['defending']:.1%}",
             f"{r['score']:.1%}",
-            f"{r['error']:.0e}",
+            "-" if r["error"] is None else f"{r['error']:.0e}",
         ]
         if runs:
             cells.append(f"{r['engine_score']:.1%}")
