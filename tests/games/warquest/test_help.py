@@ -91,3 +91,15 @@ def test_every_action_a_player_may_send_has_a_topic() -> None:
     for kind in act.TYPES:
         topic = help_.topic(f"action:{kind}")
         assert topic is not None and topic.rules, kind
+
+
+def test_the_short_campaign_guide_points_at_what_the_screen_draws() -> None:
+    from pathlib import Path
+
+    from iwgt.games.warquest.plugin import plugin
+
+    guide = game_help().guide("short")
+    assert guide is not None and "short" in plugin.game.scenario_names()
+    screen = (Path(plugin.web or ".") / "screen.js").read_text(encoding="utf-8")
+    for step in guide.steps:
+        assert step.testid == "log" or f'testid: "{step.testid}"' in screen, step.testid
