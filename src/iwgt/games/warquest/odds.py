@@ -575,9 +575,12 @@ def _battle_odds(
     while live:
         nxt: dict[tuple[int, int], float] = {}
         if s < len(ATTACK_ORDER):
+            # the hot loop: cached transitions, names bound locally
+            step, get, first, memo = chain.step, nxt.get, r == 1, chain.steps
             for key, p in live.items():
-                for q, k in chain.step(key, r == 1, s):
-                    nxt[k] = nxt.get(k, 0.0) + p * q
+                branches = memo.get((key[0], key[1], first, s)) or step(key, first, s)
+                for q, k in branches:
+                    nxt[k] = get(k, 0.0) + p * q
             s += 1
         else:
             for (a, d), p in live.items():
