@@ -576,9 +576,9 @@ def _battle_odds(
         nxt: dict[tuple[int, int], float] = {}
         if s < len(ATTACK_ORDER):
             # the hot loop: cached transitions, names bound locally
-            step, get, first, memo = chain.step, nxt.get, r == 1, chain.steps
+            advance, get, first, memo = chain.step, nxt.get, r == 1, chain.steps
             for key, p in live.items():
-                branches = memo.get((key[0], key[1], first, s)) or step(key, first, s)
+                branches = memo.get((key[0], key[1], first, s)) or advance(key, first, s)
                 for q, k in branches:
                     nxt[k] = get(k, 0.0) + p * q
             s += 1
