@@ -84,11 +84,15 @@ class CreateRequest:
                 raise MalformedAction(
                     f"'scenario' must be one of {', '.join(game.scenario_names())}, got {scenario!r}"
                 )
+        options = checked_choices(get_plugin(game_name).setup_options(), data.get("options"))
         if seat_count is not None:
             n = seat_count
         else:
             assert scenario is not None  # a new table names (or defaults) its scenario
-            n = len(game.seats(game.load_scenario(scenario)))
+            chosen = game.load_scenario(scenario)
+            if options:  # a setup choice may change the seats (a game's number of players)
+                chosen = get_plugin(game_name).configure(chosen, options)
+            n = len(game.seats(chosen))
         seats = data.get("seats", ["human"] * n)
         if not isinstance(seats, list) or len(seats) != n or any(s not in ("human", "bot") for s in seats):
             raise MalformedAction(f'\'seats\' must list {n} entries, each "human" or "bot"')
@@ -113,7 +117,7 @@ class CreateRequest:
             dice=_choice(data, "dice", ("table", "physical"), "table"),
             timer_seconds=float(timer),
             seed=seed,
-            options=checked_choices(get_plugin(game_name).setup_options(), data.get("options")),
+            options=options,
         )
 
 
