@@ -183,7 +183,9 @@ class Player:
         self.shot_once("warquest_02_placement")
         # In a kingdom, the second package the table offers: a full army of one basic kind; in a people's land,
         # the first (no troops: the gold is kept to recruit the people of the land in the first turn).
-        wild = next(r for r in self.cat["maps"]["myrathia"]["regions"] if r["id"] == region)["kingdom"] is None
+        wild = (
+            next(r for r in self.cat["maps"]["myrathia"]["regions"] if r["id"] == region)["kingdom"] is None
+        )
         package = "wq-package-0" if wild else "wq-package-1"
         tap_and_wait(page, lambda: tid(page, package).click())
         self.count("place")

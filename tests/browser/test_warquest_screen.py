@@ -1,8 +1,8 @@
 """The WarQuest screen drawn from hand-built views (issue 15 section 6), in a real page round the real shell:
 the map of Myrathia from the catalogue (kingdoms, wild lands, cities with their tax, places, ownership tokens,
 each warlord's stack with its leaders), the seat's purse and secret hand with its quest locations marked, the
-power market, the action buttons with their costs and reasons, a move picked by tapping a leader then a lit region
-with the battle odds shown first, the battle screen with its areas, dice and a question answered, and the
+power market, the action buttons with their costs and reasons, a move picked by tapping a leader then a lit
+region with the battle odds shown first, the battle screen with its areas, dice and a question answered, and the
 combat dice entered as a tally. The socket is a stub: every act the screen sends is kept in ``window.sent``.
 
 The views follow the observation of /work/notes/wq-spec.md section 3; the tests against the real engine are in
@@ -413,8 +413,10 @@ def test_a_move_into_battle_shows_the_odds_first(page: Page, cat: dict[str, Any]
     expect(tid(page, "wq-region-goldmere")).to_have_attribute("data-light", "destination")
     tid(page, "wq-take-goblin_archer").click()
     expect(tid(page, "wq-take-goblin_archer")).to_have_attribute("aria-pressed", "false")
-    xy = page.evaluate("() => window.iwgtTable.board.clientPoint([17.5, 16.6])")
-    page.mouse.click(xy[0], xy[1] + 30)
+    # A tap on the Kingsfield (on Blue's stack there, which stands for its region).
+    at = next(r for r in cat["maps"]["myrathia"]["regions"] if r["id"] == "kingsfield")["centre"]
+    xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", at)
+    page.mouse.click(xy[0], xy[1] + 10)
     expect(tid(page, "wq-odds")).to_be_visible()
     expect(tid(page, "wq-win")).to_contain_text("42.1%")
     expect(tid(page, "wq-odds-error")).to_contain_text("± 0.2%")
@@ -538,3 +540,20 @@ def test_nothing_is_cut_off(server: Server, browser: Browser, cat: dict[str, Any
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()
+
+
+def test_tap_for_help_names_a_place_and_a_troop(page: Page, cat: dict[str, Any]) -> None:
+    """Tap for help (docs/screen-shell.md): a tower on the map opens the help topic of towers, a troop kind in
+    the move dock that of its troop kind (the game's help.toml keys)."""
+    show(page, view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1]))
+    dusk = next(r for r in cat["maps"]["myrathia"]["regions"] if r["id"] == "duskmoor")
+    loc = dusk["locations"][0]
+    tid(page, "help-tap").click()
+    tid(page, f"wq-place-duskmoor-{loc['key']}").click()
+    expect(tid(page, "help-topic")).to_have_attribute("data-topic", f"location:{loc['kind']}")
+    tid(page, "help-close").click()
+    tid(page, "wq-piece-0").click()
+    page.evaluate("m => window.iwgtTable.onMessage(m)", SELECTION)
+    tid(page, "help-tap").click()
+    tid(page, "wq-take-goblin_foot").click()
+    expect(tid(page, "help-topic")).to_have_attribute("data-topic", "troop:goblin_foot")

@@ -321,15 +321,27 @@ export class Screen {
     } }];
   }
 
+  /** The help topic of what a shared board drew (data/help.toml keys: troop, location, action, idea). */
   helpTopic(el) {
     const troop = el.closest("[data-kind-troop]");
-    if (troop) return `unit:${troop.dataset.kindTroop}`;
+    if (troop) return `troop:${troop.dataset.kindTroop}`;
     const place = el.closest(".rb-place");
-    if (place) return place.dataset.kind === "city" ? "location:city" : `location:${place.dataset.place}`;
-    const leader = el.closest(".rb-leader");
-    if (leader) return "figure:leader";
-    if (el.closest(".rb-stack")) return "figure:army";
+    if (place) {
+      if (place.dataset.kind === "city") return "action:tax";
+      if (place.dataset.kind === "battlefield") return "action:power";
+      return `location:${place.dataset.kind}`;
+    }
+    if (el.closest(".rb-leader, .rb-stack")) return "action:move";
+    if (el.closest(".rb-token")) return "action:conquer";
+    if (el.closest(".wq-die, .wq-dice")) return "idea:combat_dice";
+    if (el.closest(".wq-area, .wq-side")) return "idea:ranks";
     return null;
+  }
+
+  /** A power card's effect (its help topic `power:<effect>`), from the catalogue. */
+  powerEffect(c) {
+    const found = ((this.cat && this.cat.powers) || []).find((x) => x.id === c.id);
+    return (found && found.effect) || c.effect || c.key;
   }
 
   // ---------------------------------------------------------------- the map
@@ -447,15 +459,15 @@ export class Screen {
     this.elHand.hidden = !quests.length && !conquests.length;
     if (this.elHand.hidden) { this.elHand.replaceChildren(); return; }
     const offered = new Map(this.of("quest").map((a) => [a.card, a]));
-    fill(this.elHand, h("h3", { class: "side-title" }, "Your hand (secret)"),
+    fill(this.elHand, h("h3", { class: "side-title", "data-help": "idea:hidden" }, "Your hand (secret)"),
       h("div", { class: "wq-cards" },
-        quests.map((q) => h("div", { class: ["wq-card", "quest", q.sacred && "sacred"], testid: `wq-quest-${q.id}`, "data-help": "card:quest" },
+        quests.map((q) => h("div", { class: ["wq-card", "quest", q.sacred && "sacred"], testid: `wq-quest-${q.id}`, "data-help": "action:quest" },
           h("div", { class: "wq-card-head" }, h("span", { class: "wq-card-kind" }, q.sacred ? "Sacred quest" : "Quest"), h("span", { class: "wq-vp" }, `${q.vp} VP`)),
           h("div", { class: "wq-card-name" }, q.name),
           h("div", { class: "wq-card-text" }, `${q.monster ? `${sentence(q.monster)} · ` : ""}${this.locationName(q.location)} in ${this.regionName(q.region)}`),
           offered.has(q.id) ? h("button", { type: "button", class: "btn primary small", testid: `wq-quest-go-${q.id}`,
             onclick: () => this.send(offered.get(q.id)) }, `Attempt (2d6 ≥ ${q.vp})`) : null)),
-        conquests.map((c) => h("div", { class: "wq-card conquest", testid: `wq-conquest-${c.id}`, "data-help": "card:conquest" },
+        conquests.map((c) => h("div", { class: "wq-card conquest", testid: `wq-conquest-${c.id}`, "data-help": "idea:victory" },
           h("div", { class: "wq-card-head" }, h("span", { class: "wq-card-kind" }, "Conquest"), h("span", { class: "wq-vp" }, `${c.vp} VP`)),
           h("div", { class: "wq-card-name" }, c.name),
           h("div", { class: "wq-card-text" }, c.text)))));
@@ -464,19 +476,24 @@ export class Screen {
   renderEvent(o) {
     const e = o.event;
     fill(this.elEvent, h("h3", { class: "side-title" }, "Event of the round"),
-      e ? h("div", { class: "wq-card event", testid: "wq-event-card" }, h("div", { class: "wq-card-name" }, e.name), h("div", { class: "wq-card-text" }, e.text))
+      e ? h("div", { class: "wq-card event", testid: "wq-event-card", "data-help": `event:${this.eventEffect(e)}` }, h("div", { class: "wq-card-name" }, e.name), h("div", { class: "wq-card-text" }, e.text))
         : h("p", { class: "muted" }, "No event turned yet."));
   }
 
   powerCard(c, buy) {
-    return h("div", { class: ["wq-card", "power", c.event && "event-power"], testid: `wq-power-${c.id}`, "data-help": `power:${c.key}` },
+    return h("div", { class: ["wq-card", "power", c.event && "event-power"], testid: `wq-power-${c.id}`, "data-help": `power:${this.powerEffect(c)}` },
       h("div", { class: "wq-card-head" }, h("span", { class: "wq-card-kind" }, c.event ? "Event power" : "Power"), h("span", { class: "wq-cost" }, `${c.cost} gold`)),
       h("div", { class: "wq-card-name" }, c.name), h("div", { class: "wq-card-text" }, c.text), buy);
   }
 
+  eventEffect(e) {
+    const found = ((this.cat && this.cat.events) || []).find((x) => x.id === e.id);
+    return (found && found.effect) || e.effect || e.key;
+  }
+
   renderMarket(o) {
     const offered = this.of("power");
-    fill(this.elMarket, h("h3", { class: "side-title" }, "Power market"),
+    fill(this.elMarket, h("h3", { class: "side-title", "data-help": "idea:rule_of_five" }, "Power market"),
       h("div", { class: "wq-cards market" }, (o.market || []).map((c, i) => {
         if (!c) return h("div", { class: "wq-card empty", testid: `wq-market-${i}` }, "(empty)");
         const buys = offered.filter((a) => a.card === c.id);
