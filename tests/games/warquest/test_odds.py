@@ -192,14 +192,30 @@ def test_the_chain_is_deterministic_and_cached() -> None:
 
 
 def test_renumbered_armies_have_the_same_odds() -> None:
-    """Canonical states: the same armies with other troop ids (in kind blocks) give the same odds."""
+    """Canonical states: the same armies with other troop ids (in kind blocks), seats, leader ids and region
+    give the same odds (the same cached result); the number of leaders matters."""
     b = two_sides({"orc_foot": 2, "orc_archer": 1}, {"dwarf_foot": 1, "goblin_foot": 2})
     shifted = replace(
         b,
-        attacker=replace(b.attacker, reserve=tuple(replace(f, id=f.id + 50) for f in b.attacker.reserve)),
-        defender=replace(b.defender, reserve=tuple(replace(f, id=f.id + 90) for f in b.defender.reserve)),
+        region="elsewhere",
+        attacker=replace(
+            b.attacker,
+            seat=3,
+            leaders=(77,),
+            reserve=tuple(replace(f, id=f.id + 50) for f in b.attacker.reserve),
+        ),
+        defender=replace(
+            b.defender,
+            seat=2,
+            leaders=(78,),
+            reserve=tuple(replace(f, id=f.id + 90) for f in b.defender.reserve),
+        ),
     )
-    assert battle_odds(shifted).p_attacker_wins == pytest.approx(battle_odds(b).p_attacker_wins, abs=1e-15)
+    assert battle_odds(shifted) is battle_odds(
+        b
+    )  # one chain, one cached result: seats and places are no part
+    more = replace(b, defender=replace(b.defender, leaders=(78, 79)))  # one more leader to rally (WQ-SP-02)
+    assert battle_odds(more).p_defender_wins > battle_odds(b).p_defender_wins
 
 
 def test_a_pruned_battle_brackets_the_exact_odds() -> None:

@@ -547,12 +547,14 @@ def battle_odds(b: Battle, *, budget: int = 200_000, tolerance: float = 0.0) -> 
     first_id: dict[str, int] = {}
     for f in sorted(b.attacker.everyone() + b.defender.everyone(), key=lambda f: f.id):
         first_id.setdefault(f.kind, f.id)
+    # only the kinds, the powers and the number of leaders (RALLY) matter to the chain: seats, leader ids and
+    # regions are left out, so that the same armies anywhere share one chain and one result
     ctx = _Context(
         kinds=tuple(first_id),
-        attacker=replace(b.attacker, front=(), rear=(), reserve=(), retreat=(), breath_used=False),
-        defender=replace(b.defender, front=(), rear=(), reserve=(), retreat=(), breath_used=False),
-        region=b.region,
-        came_from=b.came_from,
+        attacker=Side(0, leaders=tuple(range(len(b.attacker.leaders))), mods=b.attacker.mods),
+        defender=Side(1, leaders=tuple(range(len(b.defender.leaders))), mods=b.defender.mods),
+        region="",
+        came_from="",
     )
     return _battle_odds(ctx, _encode(ctx, b), b.round, b.step, budget, tolerance)
 
