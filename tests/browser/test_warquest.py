@@ -181,8 +181,8 @@ class Player:
         tap_region(page, region, self.cat)
         expect(tid(page, "wq-place-dialog")).to_be_visible()
         self.shot_once("warquest_02_placement")
-        # In a kingdom, the second package the table offers: a full army of one basic kind; in a people's land,
-        # the first (no troops: the gold is kept to recruit the people of the land in the first turn).
+        # In a kingdom, the table's second package: a full army of one basic kind; in a people's land, the
+        # first (no troops: the gold is kept to recruit the people of the land in the first turn).
         wild = (
             next(r for r in self.cat["maps"]["myrathia"]["regions"] if r["id"] == region)["kingdom"] is None
         )
