@@ -3,7 +3,8 @@ the map of Myrathia from the catalogue (kingdoms, wild lands, cities with their 
 each warlord's stack with its leaders), the seat's purse and secret hand with its quest locations marked, the
 power market, the action buttons with their costs and reasons, a move picked by tapping a leader then a lit
 region with the battle odds shown first, the battle screen with its areas, dice and a question answered, and
-the combat dice entered as a tally. The socket is a stub: every act the screen sends is kept in ``window.sent``.
+the combat dice entered as a tally. The socket is a stub: every act the screen sends is kept in
+``window.sent``.
 
 The views follow the observation of /work/notes/wq-spec.md section 3; the tests against the real engine are in
 test_warquest.py. Screenshots: build/screenshots/warquest_screen_*.
