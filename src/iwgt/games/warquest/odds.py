@@ -418,6 +418,8 @@ class _Chain:
         hit = self.steps.get(memo)
         if hit is not None:
             return hit
+        if len(self.steps) >= STEPS_KEPT:
+            self.steps.clear()
         side, rank = ATTACK_ORDER[step]
         foe = enemy(side)
         mine, theirs = (state[0], state[1]) if side == "attacker" else (state[1], state[0])
@@ -501,8 +503,11 @@ def clear_caches() -> None:
 
 
 _chains: dict[_Context, _Chain] = {}
-CHAINS = 64
-"""Battles whose chain tables are kept (a table's selection asks about a few destinations at a time)."""
+CHAINS = 8
+"""Battles whose chain tables are kept (a table's selection asks about a few destinations at a time; a big
+battle's tables take some tens of megabytes, so a long-lived server keeps only a few)."""
+STEPS_KEPT = 400_000
+"""Cached attack transitions a chain keeps; beyond, they are forgotten (and recomputed from the side caches)."""
 
 
 def _chain(ctx: _Context) -> _Chain:
