@@ -507,7 +507,7 @@ CHAINS = 8
 """Battles whose chain tables are kept (a table's selection asks about a few destinations at a time; a big
 battle's tables take some tens of megabytes, so a long-lived server keeps only a few)."""
 STEPS_KEPT = 400_000
-"""Cached attack transitions a chain keeps; beyond, they are forgotten (and recomputed from the side caches)."""
+"""Cached attack transitions a chain keeps; beyond, they are forgotten (recomputed from the side caches)."""
 
 
 def _chain(ctx: _Context) -> _Chain:
