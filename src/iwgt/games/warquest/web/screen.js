@@ -724,10 +724,11 @@ export class Screen {
     fill(this.elBattle,
       h("div", { class: "wq-battle-head" }, h("h2", {}, `Battle in ${this.regionName(b.region)}`),
         h("span", { class: "muted", testid: "wq-battle-round" }, `Round ${b.round ?? 1}`)),
+      // The question first: on a small screen the answer is in reach without scrolling the battle.
+      this.questionDock(q, b),
       this.sideBox("defender", def, b, q, mySide),
       this.diceBox(o),
-      this.sideBox("attacker", att, b, q, mySide),
-      this.questionDock(q, b));
+      this.sideBox("attacker", att, b, q, mySide));
   }
 
   /** One side of the battle: its areas with their troops, the attacking rank marked. */
