@@ -115,7 +115,16 @@ export async function showLobby(root) {
     const timed = game.movement_timer !== false; // a game whose rules time nothing offers no timer
     const timerDefault = Math.round(Number(game.timer_seconds) || 120);
     const scenarioOf = (name) => game.scenarios.find((sc) => sc.name === name) || null;
+    // A game whose own set-up choices include `players` seats that many: each seat keeps its name, taken
+    // from the game's scenario with the most seats (the first N of them).
+    let chosenPlayers = 0;
+    const mostNames = () => game.scenarios.map((sc) => (Array.isArray(sc.seat_names) ? sc.seat_names : []))
+      .reduce((a, b) => (b.length > a.length ? b : a), []);
     const namesOf = (name) => {
+      if (chosenPlayers > 0) {
+        const pool = mostNames();
+        return Array.from({ length: chosenPlayers }, (_, i) => pool[i] || `Player ${i + 1}`);
+      }
       const sc = scenarioOf(name);
       return sc && Array.isArray(sc.seat_names) && sc.seat_names.length ? sc.seat_names : seatNames(game);
     };
@@ -128,7 +137,10 @@ export async function showLobby(root) {
     const optionFields = gameOptions.map((o) => h("div", { class: "field", testid: `setup-option-${o.key}` },
       h("span", { class: "label", title: o.help || "" }, o.title),
       segmented(o.title, o.choices.map((c) => ({ value: c.value, label: c.label, testid: `option-${o.key}-${c.value}` })),
-        o.default, (v) => { if (v === o.default) delete setup.options[o.key]; else setup.options[o.key] = v; }),
+        o.default, (v) => {
+          if (v === o.default) delete setup.options[o.key]; else setup.options[o.key] = v;
+          if (o.key === "players") { chosenPlayers = Number(setup.options.players) || 0; drawSeats(); }
+        }),
       o.help ? h("p", { class: "muted" }, o.help) : null));
     state.setup = setup;
     const scenario = h("select", { class: "big-select", testid: "scenario-select", id: "scenario-select" },

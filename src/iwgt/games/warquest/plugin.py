@@ -33,20 +33,21 @@ SETUP_OPTIONS: Final = (
     SetupOption(
         "players",
         "Warlords",
-        (("scenario", "As the scenario says"), *((str(n), f"{n} warlords") for n in PLAYER_CHOICES)),
+        (("scenario", "As the scenario says"), *((str(n), str(n)) for n in PLAYER_CHOICES)),
         "scenario",
         "WQ-MS-44 (decided): 2 to 5 warlords; a map states how many it suits (the small map seats two).",
     ),
     SetupOption(
         "rounds",
         "Rounds",
-        (("scenario", "As the scenario says"), *((str(n), f"{n} rounds") for n in ROUND_CHOICES)),
+        (("scenario", "As the scenario says"), *((str(n), str(n)) for n in ROUND_CHOICES)),
         "scenario",
         "WQ-MS-39 (designed): the game ends after so many rounds at the latest, or when the 25 events are "
         "spent, or when a warlord completes four sacred quests; then the most victory points win.",
     ),
 )
-"""The choices a WarQuest table is set up with (the scenario's own values by default)."""
+"""The choices a WarQuest table is set up with (the scenario's own values by default); the numbers are the
+labels, the titles say what they count (short labels keep each choice on one line of the lobby)."""
 
 
 def seats_allowed(map_key: str) -> tuple[int, int]:
