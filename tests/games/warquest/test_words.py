@@ -135,3 +135,10 @@ def test_a_battle_s_end_and_a_turn_s_end_in_words_wq_ms_41() -> None:
         f"The Blue Warlord wins the battle of {region} at once (the Red Warlord withdraws): +1 VP."
     )
     assert WORDS.event(ev.TurnEnded(2), OBS, None) == "The Green Warlord's turn ends."
+
+
+def test_ranks_set_up_in_words_wq_cb_02_03() -> None:
+    arranged = be.LinesArranged(1, (1, 2, 3, 4, 5), (6,), ())
+    assert WORDS.event(arranged, OBS, None) == (
+        "The Blue Warlord sets up 5 in the front rank, 1 in the rear rank and none in reserve."
+    )

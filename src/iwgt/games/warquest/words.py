@@ -390,9 +390,12 @@ def _battle_began(e: Any, n: Names, seat: Seat | None) -> str:
 
 
 def _lines_arranged(e: Any, n: Names, seat: Seat | None) -> str:
+    def some(k: int) -> str:
+        return str(k) if k else "none"
+
     return (
-        f"{n.Seat(e.seat)} sets up {len(e.front)} in the front rank, {len(e.rear)} in the rear rank "
-        f"and {len(e.reserve)} in reserve."
+        f"{n.Seat(e.seat)} sets up {some(len(e.front))} in the front rank, {some(len(e.rear))} in the rear "
+        f"rank and {some(len(e.reserve))} in reserve."
     )
 
 
