@@ -405,7 +405,7 @@ def test_a_hand_is_not_in_another_seats_screen(server: Server, browser: Browser)
                     if q["name"] not in {x["name"] for x in hands[i]["quests"]}:
                         assert q["name"] not in html, f"seat {j}'s quest {q['name']} in seat {i}'s screen"
                     if q["id"] not in mine:
-                        assert f"wq-quest-mark-{q['id']}" not in html
+                        assert f'data-testid="wq-quest-mark-{q["id"]}"' not in html
                 for c in hand["conquests"]:
                     if c["name"] not in {x["name"] for x in hands[i]["conquests"]}:
                         assert c["name"] not in html, f"seat {j}'s conquest {c['name']} in seat {i}'s screen"
