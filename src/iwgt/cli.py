@@ -155,10 +155,7 @@ def simulate(
     bots: dict[int, Any] = {}  # one bot per seat (a scenario may seat several players a side)
     print_events = plugin.report() or _print_plain
     try:
-        scen = g.load_scenario(scenario if scenario is not None else g.scenario_names()[0])
-        choices = setup_choices(plugin, len(g.seats(scen)), players, option or [])
-        if choices:
-            scen = plugin.configure(scen, choices)
+        scen = _simulated_scenario(plugin, scenario, players, option or [])
     except GameError as exc:
         raise fail(exc.message) from None
     # With physical dice the players roll every die the referee awaits; the table still rolls the secret dice
@@ -205,6 +202,28 @@ def simulate(
         sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
     else:
         console.rule(f"[bold]Game over after {summary['turns']} turns: {res.words}")
+
+
+def _simulated_scenario(
+    plugin: GamePlugin, scenario: str | None, players: int | None, options: list[str]
+) -> Any:
+    """The scenario to play, with the setup choices written into it. Without ``--scenario`` it is the game's
+    first scenario made for ``--players``, else its first that takes the choices (so ``--players 3`` skips a
+    first scenario made for two)."""
+    g = plugin.game
+    names = [scenario] if scenario is not None else g.scenario_names()
+    if scenario is None and players is not None:  # a scenario made for so many players comes first
+        names.sort(key=lambda name: len(g.seats(g.load_scenario(name))) != players)
+    first_error: GameError | None = None
+    for name in names:
+        scen = g.load_scenario(name)
+        try:
+            choices = setup_choices(plugin, len(g.seats(scen)), players, options)
+            return plugin.configure(scen, choices) if choices else scen
+        except GameError as exc:
+            first_error = first_error or exc
+    assert first_error is not None, "a game has at least one scenario"
+    raise first_error
 
 
 def setup_choices(plugin: GamePlugin, seats: int, players: int | None, options: list[str]) -> dict[str, str]:

@@ -72,3 +72,12 @@ def test_the_report_is_a_spectator_s_and_the_same_for_the_same_seed_wq_su_08() -
     assert "The Red Warlord is dealt 2 quest cards." in text
     assert "is dealt the quest cards" not in text and "draws the quest card" not in text
     assert "Round 1 of 6" in text
+
+
+@pytest.mark.parametrize(("players", "scenario"), [(2, "duel"), (3, "short"), (5, "five_warlords")])
+def test_without_a_scenario_players_picks_the_first_made_for_them(players: int, scenario: str) -> None:
+    """`iwgt simulate warquest --players N` (the README's example): the first scenario (by name) made for N
+    warlords, so the two-player duel that sorts first does not refuse three."""
+    out = summary("--players", str(players), "--seed", "2", "--option", "rounds=6")
+    assert out["scenario"] == scenario
+    assert len(out["vp"]) == players
