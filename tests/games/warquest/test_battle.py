@@ -327,6 +327,48 @@ def test_default_arrangement() -> None:
     assert [f.id for f in front] == [1, 2, 3, 4, 7] and rear == () and [f.id for f in reserve] == [5, 6]
 
 
+def test_wq_ms_43_the_front_is_never_left_empty_when_arranging() -> None:
+    """WQ-MS-43 (designed), WQ-CB-02/03: an army with troops must put at least one in its Front; an army
+    of shooters only sends its cheapest one forward by default (dwarf crossbow 4 gold, goblin archer 2)."""
+    me = K.new_side(1, [F(1, "goblin_foot"), F(2, "goblin_archer")], [100])
+    assert str(K.check_arrangement(me, [], [2])).startswith("WQ-MS-43")
+    assert str(K.check_arrangement(me, [], [])).startswith("WQ-MS-43")
+    assert K.check_arrangement(me, [1], []) is None
+    assert K.check_arrangement(K.new_side(1, [], [100]), [], []) is None  # no troops: nothing to show
+    front, rear, reserve = K.default_arrangement([F(5, "dwarf_crossbow"), F(6, "goblin_archer")])
+    assert [f.id for f in front] == [6] and [f.id for f in rear] == [5] and reserve == ()
+    front, rear, _ = K.default_arrangement([F(7, "goblin_archer")])
+    assert [f.id for f in front] == [7] and rear == ()
+
+
+def test_wq_ms_43_an_empty_front_must_be_refilled_as_far_as_it_can() -> None:
+    """WQ-MS-43 (designed), WQ-CB-18: with its Front empty and 6 troops in the Reserve, the side must move
+    5 of them (its choice which) into the Front, whatever rank was struck; the rear stays optional."""
+    reserve = [
+        F(20, "goblin_foot"),
+        F(21, "bugbear"),
+        F(22, "goblin_archer"),
+        F(23, "orc_foot"),
+        F(24, "goblin_foot"),
+        F(25, "goblin_foot"),
+    ]
+    b = battle(side(0, front=[F(1, "bugbear")]), side(1, rear=[F(40, "orc_archer")], reserve=reserve))
+    assert K.front_due(b, "defender") == 5 and K.front_due(b, "attacker") == 0
+    assert K.refill_ranks(b, "defender", ("rear",)) == ("front", "rear")
+    # the default: the archer to the rear, the five others (dearest first) to the front
+    assert K.default_refill(b, "defender", ("rear",)) == Refill(front=(20, 21, 23, 24, 25), rear=(22,))
+    assert str(K.check_refill(b, "defender", ("rear",), Refill(front=(), rear=()))).startswith("WQ-MS-43")
+    assert str(K.check_refill(b, "defender", ("rear",), Refill(front=(21,), rear=()))).startswith("WQ-MS-43")
+    # any five will do, the archer among them, and nothing to the rear
+    assert K.check_refill(b, "defender", ("rear",), Refill(front=(20, 21, 22, 23, 24), rear=())) is None
+    # two shooters in the Reserve and both ranks empty: both must step into the Front
+    b2 = battle(
+        side(0, front=[F(1, "bugbear")]), side(1, reserve=[F(30, "goblin_archer"), F(31, "orc_archer")])
+    )
+    assert K.default_refill(b2, "defender", ("front", "rear")) == Refill(front=(30, 31), rear=())
+    assert K.check_refill(b2, "defender", ("front", "rear"), Refill(front=(31,), rear=(30,))) is not None
+
+
 def test_wq_cb_20_rally_one_per_leader_in_reserve() -> None:
     """WQ-CB-20 / WQ-SP-02 HERO: each leader rallies one troop (the dearest) from the Retreat Area into the
     Reserve at the round's end; a rally power adds one more."""

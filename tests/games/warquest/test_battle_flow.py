@@ -210,14 +210,31 @@ def test_wq_sp_04_shield_in_the_flow_refuses_an_assignment_around_the_dwarf(base
     assert [(f.id, f.hits) for f in s.battle.defender.front] == [(102, 2), (103, 0)]
 
 
+def test_wq_ms_43_a_defender_cannot_hide_its_troops_in_the_reserve(base: WqState) -> None:
+    """WQ-MS-43 (designed), WQ-CB-02: the defender may not arrange an empty Front while it has troops (the
+    review's exploit: every attack then had no target); every offered arrangement shows a Front."""
+    s = army(base, ["orc_foot", "orc_foot"], ["goblin_foot", "goblin_archer"])
+    s, _ = attack(s)
+    assert s.battle is not None and s.battle.stage == "arrange_defender"
+    for bad in (A.Arrange(front=(), rear=()), A.Arrange(front=(), rear=(103,))):
+        with pytest.raises(IllegalAction, match="WQ-MS-43"):
+            GAME.apply(s, bad)
+    offered = GAME.legal_actions(s, 1)
+    assert offered and all(isinstance(a, A.Arrange) and a.front for a in offered)
+    assert offered[0] == A.Arrange(front=(102,), rear=(103,))
+
+
 def test_wq_cb_18_the_struck_side_refills_its_gap(base: WqState) -> None:
-    """WQ-CB-18: the attacker's front kills the defender's goblin; the defender is asked to fill the gap
-    from its Reserve, the table's refill offered first, then none."""
+    """WQ-CB-18, WQ-MS-43 (designed): the attacker's front kills the defender's only Front troop; with its
+    Front empty and a bugbear in the Reserve the refill is compulsory: only that refill is offered, and
+    declining it (or filling the rear) is refused."""
     s = army(base, ["bugbear"], ["goblin_foot", "bugbear"])
     s, _ = attack(s)
     s, _ = play(s, [A.Arrange(front=(101,), rear=()), DEFAULT, BLANK, HIT, BLANK])
     assert s.battle is not None and s.battle.stage == "refill" and GAME.to_move(s) == 1
-    assert GAME.legal_actions(s, 1) == [A.Refill(front=(102,), rear=()), A.Refill(front=(), rear=())]
+    assert GAME.legal_actions(s, 1) == [A.Refill(front=(102,), rear=())]
+    with pytest.raises(IllegalAction, match="WQ-MS-43"):
+        GAME.apply(s, A.Refill(front=(), rear=()))
     with pytest.raises(IllegalAction, match="WQ-CB-18"):
         GAME.apply(s, A.Refill(front=(), rear=(102,)))
     s, ev = GAME.apply(s, A.Refill(front=(102,), rear=()))
@@ -277,8 +294,18 @@ def test_wq_sp_14_fire_breath_four_dice_at_each_troop_once_per_battle(base: WqSt
     assert s.battle is not None
     assert s.battle.defender.front == () and [f.id for f in s.battle.defender.reserve] == [102]
     assert s.battle.attacker.breath_used
-    # round 2: the dragon strikes the rear (the front is empty) and no breath is offered
-    s, ev = play(s, [A.PressOn(False), A.Refill(front=(), rear=()), BLANK, BLANK, BLANK, BLANK, BLANK])
+    # round 2: the rallied goblin must step into the empty Front (WQ-MS-43), so the defender rear (1 die),
+    # its front (1 die) and the dragon (4 dice at that front) roll; no breath is offered
+    with pytest.raises(IllegalAction, match="WQ-MS-43"):
+        play(s, [A.PressOn(False), A.Refill(front=(), rear=())])
+    s, ev = play(
+        s, [A.PressOn(False), A.Refill(front=(102,), rear=()), BLANK, BLANK, BLANK, BLANK, BLANK, BLANK]
+    )
+    assert [(e.side, e.rank, e.dice) for e in of(ev, E.AttackRolled)] == [
+        ("defender", "rear", 1),
+        ("defender", "front", 1),
+        ("attacker", "front", 4),
+    ]
     assert s.battle is not None and s.battle.stage == "press_on"
 
 

@@ -263,6 +263,10 @@ def check_arrangement(side: Side, front: Sequence[int], rear: Sequence[int]) -> 
     for i in (*front, *rear):
         if i not in ids:
             return f"WQ-CB-02: troop {i} is not in this army"
+    if ids and not front:
+        # designed (WQ-MS-43): a line with troops shows a Front; hiding every troop in the Reserve would
+        # leave the enemy nothing to strike
+        return "WQ-MS-43: the Front rank must hold at least one troop (WQ-CB-02)"
     return None
 
 
@@ -630,14 +634,18 @@ def _line_order(f: Fighter) -> tuple[int, int]:
 
 
 def _fill(
-    reserve: Sequence[Fighter], front_room: int, rear_room: int
+    reserve: Sequence[Fighter], front_room: int, rear_room: int, front_min: int = 0
 ) -> tuple[tuple[Fighter, ...], tuple[Fighter, ...]]:
     # missile troops to the rear, the others to the front, dearest first; missile troops left over
-    # fill the front's room (they fight hand-to-hand there, WQ-CB-06)
+    # fill the front's room (they fight hand-to-hand there, WQ-CB-06); when the Front must hold at
+    # least ``front_min`` troops (WQ-MS-43), the cheapest of the rear's shooters step forward
     shooters = sorted((f for f in reserve if stats(f.kind).missile), key=_line_order)
     others = sorted((f for f in reserve if not stats(f.kind).missile), key=_line_order)
     rear = shooters[:rear_room]
     front = (others + shooters[rear_room:])[:front_room]
+    short = min(front_min, front_room) - len(front)
+    if short > 0:
+        front, rear = front + rear[len(rear) - short :], rear[: len(rear) - short]
     return tuple(front), tuple(rear)
 
 
@@ -645,11 +653,30 @@ def default_arrangement(
     fighters: Sequence[Fighter],
 ) -> tuple[tuple[Fighter, ...], tuple[Fighter, ...], tuple[Fighter, ...]]:
     """The table's arrangement (front, rear, reserve): missile troops to the rear, the others to the
-    front, dearest first, at most 5 each; spare missile troops fill the front; the rest stay in reserve."""
+    front, dearest first, at most 5 each; spare missile troops fill the front, and an army of shooters
+    only sends its cheapest one forward (the Front is never empty, WQ-MS-43); the rest stay in reserve."""
     cap = const("MAX_RANK")
-    front, rear = _fill(fighters, cap, cap)
+    front, rear = _fill(fighters, cap, cap, front_min=1)
     used = {f.id for f in front + rear}
     return _sorted(front), _sorted(rear), _sorted(f for f in fighters if f.id not in used)
+
+
+def front_due(b: Battle, side: SideName) -> int:
+    """How many Reserve troops must step into the side's Front now: while the Front is empty and the
+    Reserve holds troops, the refill is compulsory and fills it as far as it can (WQ-MS-43 designed,
+    WQ-CB-18); else 0."""
+    me = b.side(side)
+    if me.front or not me.reserve:
+        return 0
+    return min(const("MAX_RANK"), len(me.reserve))
+
+
+def refill_ranks(b: Battle, side: SideName, ranks: Iterable[Rank]) -> tuple[Rank, ...]:
+    """The ranks a refill may fill: these, and the Front whenever its refill is compulsory (WQ-MS-43)."""
+    out = tuple(ranks)
+    if front_due(b, side) and "front" not in out:
+        out = ("front", *out)
+    return out
 
 
 def refill_room(b: Battle, side: SideName, ranks: Iterable[Rank]) -> dict[str, int]:
@@ -661,15 +688,18 @@ def refill_room(b: Battle, side: SideName, ranks: Iterable[Rank]) -> dict[str, i
 
 def default_refill(b: Battle, side: SideName, ranks: Iterable[Rank]) -> Refill:
     """The table's refill of these ranks from the Reserve: missile troops to the rear, the others to the
-    front, dearest first (WQ-CB-18)."""
-    room = refill_room(b, side, ranks)
-    front, rear = _fill(b.side(side).reserve, room.get("front", 0), room.get("rear", 0))
+    front, dearest first (WQ-CB-18); an empty Front is filled as far as the Reserve allows (WQ-MS-43)."""
+    room = refill_room(b, side, refill_ranks(b, side, ranks))
+    front, rear = _fill(
+        b.side(side).reserve, room.get("front", 0), room.get("rear", 0), front_min=front_due(b, side)
+    )
     return Refill(front=tuple(sorted(f.id for f in front)), rear=tuple(sorted(f.id for f in rear)))
 
 
 def check_refill(b: Battle, side: SideName, ranks: Iterable[Rank], refill: Refill) -> str | None:
-    """None if the refill is legal: Reserve troops, each once, only into these ranks, up to 5 (WQ-CB-18)."""
-    room = refill_room(b, side, ranks)
+    """None if the refill is legal: Reserve troops, each once, only into these ranks, up to 5 (WQ-CB-18);
+    an empty Front with troops in the Reserve must be filled as far as it can (WQ-MS-43)."""
+    room = refill_room(b, side, refill_ranks(b, side, ranks))
     reserve = {f.id for f in b.side(side).reserve}
     ids = (*refill.front, *refill.rear)
     if len(set(ids)) != len(ids):
@@ -682,6 +712,12 @@ def check_refill(b: Battle, side: SideName, ranks: Iterable[Rank], refill: Refil
             return f"WQ-CB-18: only the line attacked may be filled now, not the {r} rank"
         if len(chosen) > room.get(r, 0):
             return f"WQ-CB-18: the {r} rank has room for {room.get(r, 0)} more (at most {const('MAX_RANK')})"
+    due = front_due(b, side)
+    if len(refill.front) < due:
+        return (
+            f"WQ-MS-43: the Front rank is empty: {due} troop{'s' if due > 1 else ''} of the Reserve "
+            "must step into it"
+        )
     return None
 
 

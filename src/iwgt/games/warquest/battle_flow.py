@@ -428,8 +428,10 @@ def _settle_question(state: WqState, b: Battle, events: Events) -> Battle | WqSt
 
 def _struck_gaps(b: Battle) -> tuple[Rank, ...]:
     side, _ = _acting(b)
-    room = K.refill_room(b, K.enemy(side), b.struck)
-    return tuple(r for r in b.struck if room[r] > 0)
+    foe = K.enemy(side)
+    room = K.refill_room(b, foe, b.struck)
+    # an emptied Front is refilled whatever was struck (compulsory, WQ-MS-43)
+    return K.refill_ranks(b, foe, tuple(r for r in b.struck if room[r] > 0))
 
 
 def _apply_assign(b: Battle, a: K.Assignment, events: Events) -> Battle:
@@ -479,11 +481,14 @@ def questions(state: WqState, seat: int) -> list[A.Action]:
         dearest = sorted(fs, key=lambda f: (-K.stats(f.kind).worth, f.id))
         add(A.Arrange(front=_ids(dearest[:cap]), rear=_ids(dearest[cap : 2 * cap])))
         add(A.Arrange(front=_ids(front), rear=()))
-        add(A.Arrange(front=(), rear=_ids(dearest[:cap])))
+        add(A.Arrange(front=_ids(dearest[:1]), rear=_ids(dearest[1 : cap + 1])))
+        # never offer an answer the rules refuse (the Front is never left empty, WQ-MS-43)
+        out = [x for x in out if isinstance(x, A.Arrange) and not K.check_arrangement(side, x.front, x.rear)]
     elif s == "round_refill":
         name = b.refill_sides[0]
         add(K.default_refill(b, name, RANKS))
-        add(A.Refill(front=(), rear=()))
+        if not K.front_due(b, name):
+            add(A.Refill(front=(), rear=()))
     elif s == "target":
         side_name, rank = _acting(b)
         dt = K.default_target(b, side_name, rank)
@@ -517,7 +522,8 @@ def questions(state: WqState, seat: int) -> list[A.Action]:
     elif s == "refill":
         side_name, _ = _acting(b)
         add(K.default_refill(b, K.enemy(side_name), _struck_gaps(b)))
-        add(A.Refill(front=(), rear=()))
+        if not K.front_due(b, K.enemy(side_name)):
+            add(A.Refill(front=(), rear=()))
     elif s == "press_on":
         add(A.PressOn(withdraw=False))
         add(A.PressOn(withdraw=True))
