@@ -377,14 +377,31 @@ def test_wq_ms_42_no_way_out_capture_and_the_warlords_escape(base: WqState) -> N
 
 def test_wq_ms_41_a_lone_leader_attacking_loses_at_once(base: WqState) -> None:
     """WQ-MS-41: a side with no troops when the battle begins loses at once: the attacker goes back to the
-    region it came from; the defender gains 1 VP."""
+    region it came from. WQ-MS-38 decision: the loser had no troop, so the defender gains no VP (the battle
+    still counts as won)."""
     s = army(base, [], ["goblin_foot"])
-    vp = s.players[1].vp
+    vp, won = s.players[1].vp, s.players[1].battles_won
     s, ev = attack(s)
     assert s.battle is None
-    assert of(ev, E.BattleWon) == [E.BattleWon("r01", 1, 0, False, 0, 1)]
+    assert of(ev, E.BattleWon) == [E.BattleWon("r01", 1, 0, False, 0, 0)]
     assert s.leader(0).region == "r00"  # type: ignore[union-attr]
-    assert s.players[1].vp == vp + 1
+    assert s.players[1].vp == vp and s.players[1].battles_won == won + 1
+
+
+def test_wq_ms_38_an_army_walking_over_lone_leaders_scores_nothing(base: WqState) -> None:
+    """WQ-MS-38/41 decision: the defender's two leaders stand without troops; the attacker wins at once,
+    they fall back, and no BATTLE_VP is gained (the loser had no troop when the battle began)."""
+    s = army(base, ["goblin_foot"], [])
+    vp = s.players[0].vp
+    s, ev = attack(s)
+    if s.battle is not None:  # the beaten defender chooses where to fall back (WQ-MS-42)
+        assert s.battle.stage == "retreat"
+        s, more = play(s, [DEFAULT])
+        ev += more
+    assert s.battle is None
+    (won,) = of(ev, E.BattleWon)
+    assert (won.winner, won.loser, won.rounds, won.vp) == (0, 1, 0, 0)
+    assert s.players[0].vp == vp
 
 
 def test_wq_ms_41_max_rounds_the_attacker_withdraws(base: WqState) -> None:

@@ -800,7 +800,10 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
                 kept.append(replace(ld, region=away or ld.region))
                 events.append(E.WarlordEscaped(seat=ld.seat, leader=ld.id, region=away or ld.region))
         leaders = kept
-    vp = K.const("BATTLE_VP")
+    # BATTLE_VP only for beating an army (decision, wq-decisions WQ-MS-38/41): a battle decided before its
+    # first round (b.round still 1) is exactly one where a side had no troop when it began, and then the
+    # loser had none (a lone leader walking into an army, or an army walking over a lone leader)
+    vp = K.const("BATTLE_VP") if b.round > 1 else 0
     wraith = state.wraith_seat
     kept_ids = {t.id for t in troops}
     if any(t.kind == "wraith_king" and t.id not in kept_ids for t in state.troops):
