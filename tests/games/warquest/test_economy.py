@@ -245,8 +245,40 @@ def test_skeletons_only_with_the_wraith_king() -> None:
         GAME.apply(s, act.Recruit("r05", act.counts({"skeleton_warrior": 1})))
     with pytest.raises(IllegalAction, match=r"^WQ-TR-07: "):
         GAME.apply(replace(s, wraith_seat=None), act.Recruit("r00", act.counts({"skeleton_warrior": 1})))
-    with pytest.raises(IllegalAction, match=r"^WQ-RT-02: Wraith King cannot be recruited"):
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-04: "):
         GAME.apply(s, act.Recruit("r00", act.counts({"wraith_king": 1})))
+
+
+def _black_crown() -> int:
+    (card,) = [i for i, pc in rules().powers.items() if pc.effect == "wraith_king"]
+    return card
+
+
+def test_wq_tr_04_the_black_crown_calls_the_wraith_king_back_at_his_tomb() -> None:
+    """WQ-TR-04 (designed): the Wraith King in the pool and The Black Crown still held, its holder recruits
+    him, free, where a leader of theirs stands in the tomb's region (r11 on the test map); skeletons may then
+    be recruited there. Refused: elsewhere, without the card, while he is on the board, in another's region."""
+    crown = _black_crown()
+    s = board(_base(), [(0, "warlord", "r11"), (0, "lieutenant", "r00")], [])
+    s = _powers(replace(s, wraith_seat=None), 0, (crown,))
+    call = act.Recruit("r11", act.counts({"wraith_king": 1}))
+    assert call in GAME.legal_actions(s, 0)
+    s2, ev = GAME.apply(s, call)
+    (king,) = [t for t in s2.troops if t.kind == "wraith_king"]
+    assert king.region == "r11" and king.seat == 0 and s2.wraith_seat == 0
+    assert s2.players[0].gold == s.players[0].gold  # free
+    assert any(type(e).__name__ == "WraithKingArrived" for e in ev)
+    s3, _ = GAME.apply(s2, act.Recruit("r11", act.counts({"skeleton_warrior": 1})))
+    assert s3.players[0].gold == s.players[0].gold - 2
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-04: .*already on the board"):
+        GAME.apply(s2, call)
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-04: .*tomb"):
+        GAME.apply(s, act.Recruit("r00", act.counts({"wraith_king": 1})))
+    with pytest.raises(IllegalAction, match=r"^WQ-TR-04: .*Black Crown"):
+        GAME.apply(_powers(s, 0, ()), call)
+    with pytest.raises(IllegalAction, match=r"^WQ-RT-03: "):
+        GAME.apply(replace(s, owners=(("r11", 1),)), call)
+    assert call not in GAME.legal_actions(_powers(s, 0, ()), 0)
 
 
 def test_a_new_lieutenant_may_move_the_same_turn() -> None:

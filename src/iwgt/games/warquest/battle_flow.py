@@ -807,7 +807,7 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
     wraith = state.wraith_seat
     kept_ids = {t.id for t in troops}
     if any(t.kind == "wraith_king" and t.id not in kept_ids for t in state.troops):
-        wraith = None  # the Wraith King died: only gaining the card again brings him back (wq-spec)
+        wraith = None  # the Wraith King died: the Black Crown's holder may recall him at his tomb (WQ-TR-04)
     state = replace(state, troops=tuple(troops), leaders=tuple(leaders), battle=None, wraith_seat=wraith)
     p = state.players[win_side.seat]
     state = with_player(state, replace(p, vp=p.vp + vp, battles_won=p.battles_won + 1))

@@ -18,9 +18,13 @@ from iwgt.games.warquest.events import (
     TroopsBought,
 )
 from iwgt.games.warquest.maps import load_map
+from iwgt.games.warquest.powers import WRAITH_KING, WraithKingArrived
 from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.setup import pool_left
 from iwgt.games.warquest.state import Leader, Troop, WqState, set_owner, with_player
+
+TOMB = "tomb_of_the_wraith_king"
+"""The location where the holder of The Black Crown calls the Wraith King back (WQ-TR-04 designed)."""
 
 
 def _gold(state: WqState, seat: int, delta: int) -> WqState:
@@ -125,6 +129,30 @@ def wraith_region(state: WqState, seat: int) -> str | None:
     return None
 
 
+def _recall_problem(state: WqState, seat: int, region: str) -> str | None:
+    # designed (WQ-TR-04, wq-decisions): the Wraith King in the pool (dead, or gone home leaderless) comes
+    # back, free, to the holder of The Black Crown who recruits him at his tomb
+    from iwgt.games.warquest import powers
+
+    m = load_map(state.scenario.map)
+    tomb = m.location_region.get(TOMB)
+    if not powers.has_power(state, seat, WRAITH_KING):
+        return "WQ-TR-04: only the holder of The Black Crown may call the Wraith King back"
+    if state.on_board(WRAITH_KING):
+        return "WQ-TR-04: the Wraith King is already on the board"
+    if region != tomb:
+        where = m.regions[tomb].name if tomb is not None else "his tomb"
+        return f"WQ-TR-04: the Wraith King is called back only at his tomb, in {where}"
+    return None
+
+
+def recruit_cost(state: WqState, seat: int, kind: str) -> int:
+    """What one troop of a kind costs the seat to recruit (the Wraith King, called back, is free)."""
+    from iwgt.games.warquest import powers
+
+    return 0 if kind == WRAITH_KING else powers.troop_cost(state, seat, kind)
+
+
 def recruit_problem(state: WqState, seat: int, region: str, kind: str) -> str | None:
     """Why a kind may not be recruited in a region by this warlord (None: it may, gold and pool aside)."""
     from iwgt.games.warquest import powers
@@ -133,6 +161,8 @@ def recruit_problem(state: WqState, seat: int, region: str, kind: str) -> str | 
     if t is None:
         return f"WQ-RT-02: there is no troop kind {kind!r}"
     reg = load_map(state.scenario.map).regions[region]
+    if kind == WRAITH_KING:
+        return _recall_problem(state, seat, region)
     if t.recruit == "wraith":
         if wraith_region(state, seat) != region:
             return f"WQ-TR-07: {t.name} are recruited only by the Wraith King's master, in his region"
@@ -152,7 +182,6 @@ def recruit_problem(state: WqState, seat: int, region: str, kind: str) -> str | 
 
 def check_recruit(state: WqState, seat: int, action: Recruit) -> int:
     """The cost of the recruit, or IllegalAction naming the rule broken."""
-    from iwgt.games.warquest import powers
 
     _region(state, action.region, "WQ-RT-01")
     name = _name(state, action.region)
@@ -173,7 +202,7 @@ def check_recruit(state: WqState, seat: int, action: Recruit) -> int:
             raise IllegalAction(
                 f"WQ-RT-06: the Recruitment Pool holds only {left} {rules().troops[kind].name}"
             )
-        cost += powers.troop_cost(state, seat, kind) * n
+        cost += recruit_cost(state, seat, kind) * n
     gold = state.players[seat].gold
     if cost > gold:
         raise IllegalAction(f"WQ-RT-05: these troops cost {cost} gold; the warlord has {gold}")
@@ -191,12 +220,16 @@ def apply_recruit(state: WqState, seat: int, action: Recruit) -> tuple[WqState, 
             nid += 1
     state = _gold(state, seat, -cost)
     state = replace(state, troops=state.troops + tuple(new), next_id=nid)
-    return state, [TroopsBought(seat, action.region, action.troops, tuple(t.id for t in new), cost)]
+    events: list[Event] = [TroopsBought(seat, action.region, action.troops, tuple(t.id for t in new), cost)]
+    for t in new:
+        if t.kind == WRAITH_KING:
+            state = replace(state, wraith_seat=seat)
+            events.append(WraithKingArrived(seat, action.region, t.id))
+    return state, events
 
 
 def legal_recruits(state: WqState, seat: int) -> list[Recruit]:
     """Per region with a leader, per kind: one troop and the most gold and pool allow."""
-    from iwgt.games.warquest import powers
 
     out: list[Recruit] = []
     gold = state.players[seat].gold
@@ -205,9 +238,11 @@ def legal_recruits(state: WqState, seat: int) -> list[Recruit]:
         if owner is not None and owner != seat:
             continue
         for kind, t in rules().troops.items():
-            if t.cost is None or recruit_problem(state, seat, region, kind) is not None:
+            if (t.cost is None and kind != WRAITH_KING) or recruit_problem(
+                state, seat, region, kind
+            ) is not None:
                 continue
-            cost = powers.troop_cost(state, seat, kind)
+            cost = recruit_cost(state, seat, kind)
             most = min(pool_left(state, kind), gold // cost if cost > 0 else pool_left(state, kind))
             if most >= 1:
                 out.append(Recruit(region, counts({kind: 1})))

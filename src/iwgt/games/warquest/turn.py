@@ -58,7 +58,7 @@ def send_home(state: WqState, seat: int) -> tuple[WqState, list[Event]]:
     troops = tuple(t for t in state.troops if t.id not in ids)
     wraith = state.wraith_seat
     if any(t.kind == "wraith_king" for t in state.troops if t.id in ids):
-        wraith = None  # he went home with them: back to the pool (only the card brings him back)
+        wraith = None  # he went home with them: back to the pool (the Black Crown recalls him at his tomb)
     events: list[Event] = [
         TroopsWentHome(seat, region, tuple(gone[region]), counts(kinds[region])) for region in sorted(gone)
     ]
