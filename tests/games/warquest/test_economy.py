@@ -256,8 +256,9 @@ def _black_crown() -> int:
 
 def test_wq_tr_04_the_black_crown_calls_the_wraith_king_back_at_his_tomb() -> None:
     """WQ-TR-04 (designed): the Wraith King in the pool and The Black Crown still held, its holder recruits
-    him, free, where a leader of theirs stands in the tomb's region (r11 on the test map); skeletons may then
-    be recruited there. Refused: elsewhere, without the card, while he is on the board, in another's region."""
+    him, free, where a leader of theirs stands in the tomb's region (r11 on the test map); skeletons may
+    then be recruited there. Refused: elsewhere, without the card, while he is on the board, in another's
+    region."""
     crown = _black_crown()
     s = board(_base(), [(0, "warlord", "r11"), (0, "lieutenant", "r00")], [])
     s = _powers(replace(s, wraith_seat=None), 0, (crown,))
