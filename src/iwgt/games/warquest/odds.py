@@ -24,6 +24,9 @@ from functools import lru_cache
 from math import comb
 from typing import Any, cast
 
+import numpy as np
+from numpy.typing import NDArray
+
 from iwgt.games.warquest.battle import (
     ATTACK_ORDER,
     RANKS,
@@ -49,6 +52,7 @@ from iwgt.games.warquest.battle import (
     loser_at_start,
     new_side,
     rank_dice,
+    refill_ranks,
     spell_targets,
     spells,
     stats,
@@ -298,18 +302,16 @@ def _attack(b: Battle, side: SideName, rank: Rank) -> list[tuple[float, Battle]]
     out: list[tuple[float, Battle]] = []
     for p, bb in branches:
         s = bb.side(foe)
-        gaps = [r for r in RANKS if len(s.rank(r)) < sizes[r] and len(s.rank(r)) < _constant("MAX_RANK")]
-        if gaps and s.reserve:
-            bb = apply_refill(bb, foe, default_refill(bb, foe, gaps))
-        out.append((p, bb))
+        out.append((p, _refilled(bb, foe, [r for r in RANKS if len(s.rank(r)) < sizes[r]])))
     return out
 
 
 def _refilled(b: Battle, name: SideName, ranks: Sequence[Rank]) -> Battle:
-    """The side's default refill of these ranks, when it has a gap there and a Reserve troop (WQ-CB-18)."""
+    """The side's default refill of these ranks where they have room, and of an empty Front whatever was
+    struck (compulsory, WQ-MS-43), when it has a Reserve troop (WQ-CB-18), as battle_flow asks it."""
     s = b.side(name)
-    gaps = [r for r in ranks if len(s.rank(r)) < _constant("MAX_RANK")]
-    if gaps and s.reserve:
+    gaps = refill_ranks(b, name, [r for r in ranks if len(s.rank(r)) < _constant("MAX_RANK")])
+    if gaps and s.reserve and any(len(s.rank(r)) < _constant("MAX_RANK") for r in gaps):
         return apply_refill(b, name, default_refill(b, name, gaps))
     return b
 
@@ -327,6 +329,10 @@ def _capped(dice: int, amb: bool, cap_hits: int, troops: int) -> tuple[tuple[tup
     return tuple(merged.items())
 
 
+Pair = tuple[int, int]
+"""A state as the ints of its attacker and defender sides."""
+
+
 class _Chain:
     """One battle's chain tables: canonical sides interned as ints (a state is a pair of them) and the
     transitions met so far. An attack changes only the struck side (and a breath's use), so most
@@ -337,7 +343,7 @@ class _Chain:
         self.index = {k: i for i, k in enumerate(ctx.kinds)}
         self.ids: dict[SideKey, int] = {}
         self.keys: list[SideKey] = []
-        self.steps: dict[tuple[int, int, bool, int], tuple[tuple[float, tuple[int, int]], ...]] = {}
+        self.specials: dict[tuple[int, int, bool, int], tuple[tuple[float, Pair], ...]] = {}
         self.struck: dict[tuple[int, SideName, Rank, int, int, bool], int] = {}
         self.refills: dict[tuple[int, SideName, tuple[Rank, ...]], int] = {}
         self.ends: dict[tuple[int, SideName], tuple[bool, int]] = {}
@@ -345,6 +351,7 @@ class _Chain:
         self.infos: dict[tuple[int, int, bool, tuple[bool, bool]], tuple[int, bool, bool]] = {}
         self.aims: dict[tuple[int, int], tuple[Rank, int, int] | None] = {}
         self.hits: dict[tuple[int, int, int, int], int] = {}
+        self.laws: dict[tuple[int, int, int, bool], tuple[tuple[int, ...], tuple[float, ...]]] = {}
 
     def intern(self, key: SideKey) -> int:
         """The int of a canonical side."""
@@ -389,8 +396,8 @@ class _Chain:
         gaps = tuple(
             r for i, r in enumerate(RANKS) if len(cast(AreaKey, now[i])) < len(cast(AreaKey, was[i]))
         )
-        if not gaps or not now[2]:
-            return side
+        if not now[2] or (not gaps and now[0]):
+            return side  # no Reserve, or nothing struck and a Front standing: no refill
         memo = (side, foe, gaps)
         out = self.refills.get(memo)
         if out is None:
@@ -410,75 +417,82 @@ class _Chain:
             )
         return out
 
-    def step(
-        self, state: tuple[int, int], first: bool, step: int
-    ) -> tuple[tuple[float, tuple[int, int]], ...]:
-        """The states one attack of ATTACK_ORDER leads to, with their chances."""
-        memo = (state[0], state[1], first, step)
-        hit = self.steps.get(memo)
-        if hit is not None:
-            return hit
-        if len(self.steps) >= STEPS_KEPT:
-            self.steps.clear()
+    def info(self, state: Pair, first: bool, step: int) -> tuple[int, bool, bool]:
+        """(dice, AMBUSH, special) of the attack of ATTACK_ORDER[step]: they depend on the attacking side,
+        the round and the enemy's wizards only; special: a wizard or the dragon attacks too (spells)."""
         side, rank = ATTACK_ORDER[step]
-        foe = enemy(side)
         mine, theirs = (state[0], state[1]) if side == "attacker" else (state[1], state[0])
-        # the rank's dice, AMBUSH and spells depend on its own side, the round and the enemy's wizards only
-        info_key = (mine, step, first, self.flags(theirs))
-        info = self.infos.get(info_key)
-        if info is None:
+        key = (mine, step, first, self.flags(theirs))
+        out = self.infos.get(key)
+        if out is None:
             b = self.decode(state, 1 if first else 2, step)
-            info = self.infos[info_key] = (
+            out = self.infos[key] = (
                 rank_dice(b, side, rank),
                 ambush(b, side, rank),
                 bool(spells(b, side, rank)) or breath_ready(b, side, rank),
             )
-        dice, amb, special = info
-        merged: dict[tuple[int, int], float] = {}
-        if special:
-            # the wizards' and the dragon's attacks: the whole battle through the kernel
-            for p, nb in _attack(self.decode(state, 1 if first else 2, step), side, rank):
-                k = self.encode(nb)
-                merged[k] = merged.get(k, 0.0) + p
-            out = tuple((p, k) for k, p in merged.items())
-            self.steps[memo] = out
+        return out
+
+    def law(
+        self, state: tuple[int, int], first: bool, step: int
+    ) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The struck side's ints after the attack (a plain one: no spell, no breath) and their chances; one
+        struck side and the same dice give the same law, whoever attacks."""
+        side, rank = ATTACK_ORDER[step]
+        foe = enemy(side)
+        theirs = state[1] if side == "attacker" else state[0]
+        dice, amb, _ = self.info(state, first, step)
+        key = (theirs, step, dice, amb)
+        out = self.laws.get(key)
+        if out is not None:
             return out
         aim = None
         if dice:
             # the target and how much it can take depend on the struck side only (given some dice)
             aim_key = (theirs, step)
-            aim = self.aims.get(aim_key)
-            if aim is None:
+            if aim_key in self.aims:
+                aim = self.aims[aim_key]
+            else:
                 b = self.decode(state, 1 if first else 2, step)
                 target = default_target(b, side, rank) if targets(b, side, rank) else None
-                if target is None:
-                    aim = self.aims[aim_key] = None
-                else:
+                if target is not None:
                     missile = rank == "rear"
                     hittable = [
                         f
                         for f in b.side(foe).rank(target)
                         if not (missile and "missile_shield" in stats(f.kind).specials)
                     ]
-                    cap_hits = sum(stats(f.kind).defense - f.hits for f in hittable)
-                    aim = self.aims[aim_key] = (target, cap_hits, len(hittable))
+                    aim = (target, sum(stats(f.kind).defense - f.hits for f in hittable), len(hittable))
+                self.aims[aim_key] = aim
         if aim is None:
-            out = ((1.0, state),)
-            self.steps[memo] = out
+            out = self.laws[key] = ((theirs,), (1.0,))
             return out
         target, cap_hits, hittable_n = aim
-        missile = rank == "rear"
+        merged: dict[int, float] = {}
         for (h, fl), p in _capped(dice, amb, cap_hits, hittable_n):
             hit_key = (theirs, step, h, fl)
             after = self.hits.get(hit_key)
             if after is None:
                 after = self.hits[hit_key] = self.refill(
-                    foe, theirs, self.strike(foe, theirs, target, h, fl, missile)
+                    foe, theirs, self.strike(foe, theirs, target, h, fl, rank == "rear")
                 )
-            k = (mine, after) if side == "attacker" else (after, mine)
-            merged[k] = merged.get(k, 0.0) + p
-        out = tuple((p, k) for k, p in merged.items())
-        self.steps[memo] = out
+            merged[after] = merged.get(after, 0.0) + p
+        out = self.laws[key] = (tuple(merged), tuple(merged.values()))
+        return out
+
+    def special(self, state: Pair, first: bool, step: int) -> tuple[tuple[float, Pair], ...]:
+        """An attack with a wizard's spell or the dragon's breath: the whole battle through the kernel."""
+        memo = (state[0], state[1], first, step)
+        out = self.specials.get(memo)
+        if out is None:
+            side, rank = ATTACK_ORDER[step]
+            merged: dict[Pair, float] = {}
+            for p, nb in _attack(self.decode(state, 1 if first else 2, step), side, rank):
+                k = self.encode(nb)
+                merged[k] = merged.get(k, 0.0) + p
+            if len(self.specials) >= STEPS_KEPT:
+                self.specials.clear()
+            out = self.specials[memo] = tuple((p, k) for k, p in merged.items())
         return out
 
     def end(self, name: SideName, side: int) -> tuple[bool, int]:
@@ -506,8 +520,8 @@ _chains: dict[_Context, _Chain] = {}
 CHAINS = 8
 """Battles whose chain tables are kept (a table's selection asks about a few destinations at a time; a big
 battle's tables take some tens of megabytes, so a long-lived server keeps only a few)."""
-STEPS_KEPT = 400_000
-"""Cached attack transitions a chain keeps; beyond, they are forgotten (recomputed from the side caches)."""
+STEPS_KEPT = 200_000
+"""Cached spell and breath attacks a chain keeps (per state); beyond, they are forgotten."""
 
 
 def _chain(ctx: _Context) -> _Chain:
@@ -568,70 +582,151 @@ def battle_odds(b: Battle, *, budget: int = 200_000, tolerance: float = 0.0) -> 
 def _battle_odds(
     ctx: _Context, start: StateKey, round_: int, step: int, budget: int, tolerance: float
 ) -> BattleOdds:
-    """The forward sweep of probability mass, attack by attack, from ``start`` (cached per start)."""
+    """The odds from ``start`` (cached per canonical start): the forward sweep over the battle's chain."""
     chain = _chain(ctx)
+    return _sweep(chain, (chain.intern(start[0]), chain.intern(start[1])), round_, step, budget, tolerance)
+
+
+def _layer_attack(
+    chain: _Chain, a: NDArray[np.int64], d: NDArray[np.int64], p: NDArray[np.float64], first: bool, step: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """One attack of ATTACK_ORDER on a whole layer at once (numpy): the attack's dice are looked up once per
+    distinct (attacking side, enemy wizards), the struck side's law once per distinct (struck side, dice),
+    and spread over every state holding them; attacks with a spell or a breath go pair by pair through
+    the kernel."""
+    attacking = ATTACK_ORDER[step][0] == "attacker"
+    mine, theirs = (a, d) if attacking else (d, a)
+    # the enemy's wizards (WALL, MISSILE SHIELD) as a code 0..3 per state
+    uniq_t, t_inv = np.unique(theirs, return_inverse=True)
+    codes = np.array([2 * f[0] + f[1] for f in map(chain.flags, uniq_t.tolist())], dtype=np.int64)
+    # (dice, AMBUSH, special) per distinct (attacking side, code), from one state holding it
+    keys = mine * 4 + codes[t_inv]
+    _, m_first, m_inv = np.unique(keys, return_index=True, return_inverse=True)
+    infos = [chain.info((int(a[i]), int(d[i])), first, step) for i in m_first.tolist()]
+    dice = np.array([x[0] for x in infos], dtype=np.int64)[m_inv]
+    amb = np.array([x[1] for x in infos], dtype=np.int64)[m_inv]
+    spec = np.array([x[2] for x in infos], dtype=bool)[m_inv]
+    out_a: list[NDArray[np.int64]] = []
+    out_d: list[NDArray[np.int64]] = []
+    out_p: list[NDArray[np.float64]] = []
+    if spec.any():
+        pairs = a[spec] << 32 | d[spec]
+        uniq_s, s_inv = np.unique(pairs, return_inverse=True)
+        masses = np.bincount(s_inv, weights=p[spec], minlength=len(uniq_s))
+        sa: list[int] = []
+        sd: list[int] = []
+        sp: list[float] = []
+        for pair, mass in zip(uniq_s.tolist(), masses.tolist(), strict=True):
+            for q, (na, nd) in chain.special((pair >> 32, pair & 0xFFFFFFFF), first, step):
+                sa.append(na)
+                sd.append(nd)
+                sp.append(mass * q)
+        out_a.append(np.array(sa, dtype=np.int64))
+        out_d.append(np.array(sd, dtype=np.int64))
+        out_p.append(np.array(sp, dtype=np.float64))
+    plain = ~spec
+    if plain.any():
+        idx = np.flatnonzero(plain)
+        group_keys = (theirs[idx] << 16) | (dice[idx] << 1) | amb[idx]
+        _, g_first, g_of = np.unique(group_keys, return_index=True, return_inverse=True)
+        blocks = [chain.law((int(a[i]), int(d[i])), first, step) for i in idx[g_first].tolist()]
+        counts = np.array([len(b[0]) for b in blocks], dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        flat_after = np.fromiter((t for b in blocks for t in b[0]), dtype=np.int64)
+        flat_prob = np.fromiter((q for b in blocks for q in b[1]), dtype=np.float64)
+        reps = counts[g_of]
+        rows = np.repeat(np.arange(len(idx)), reps)
+        within = np.arange(len(rows)) - np.repeat(np.cumsum(reps) - reps, reps)
+        pick = offsets[g_of][rows] + within
+        kept = mine[idx][rows]
+        struck = flat_after[pick]
+        out_a.append(kept if attacking else struck)
+        out_d.append(struck if attacking else kept)
+        out_p.append(p[idx][rows] * flat_prob[pick])
+    return _merged(np.concatenate(out_a), np.concatenate(out_d), np.concatenate(out_p))
+
+
+def _merged(
+    a: NDArray[np.int64], d: NDArray[np.int64], p: NDArray[np.float64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """Equal states added together."""
+    pairs = a << 32 | d
+    uniq, inverse = np.unique(pairs, return_inverse=True)
+    mass: NDArray[np.float64] = np.bincount(inverse, weights=p, minlength=len(uniq)).astype(np.float64)
+    high: NDArray[np.int64] = (uniq >> 32).astype(np.int64)
+    low: NDArray[np.int64] = (uniq & 0xFFFFFFFF).astype(np.int64)
+    return high, low, mass
+
+
+def _side_ends(
+    chain: _Chain, name: SideName, ids: NDArray[np.int64]
+) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
+    """Each side at the round's end (``chain.end``), looked up once per distinct side."""
+    uniq, inverse = np.unique(ids, return_inverse=True)
+    ends = [chain.end(name, int(i)) for i in uniq.tolist()]
+    beaten = np.array([e[0] for e in ends], dtype=bool)
+    after = np.array([e[1] for e in ends], dtype=np.int64)
+    return beaten[inverse], after[inverse]
+
+
+def _prune_arrays(
+    a: NDArray[np.int64], d: NDArray[np.int64], p: NDArray[np.float64], room: int, allowance: float
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], float]:
+    """The layer without its least likely states: as many as ``room`` demands, and beyond that as many as
+    fit in ``allowance`` of mass; returns the kept layer and the mass dropped."""
+    if len(p) <= room and allowance <= 0:
+        return a, d, p, 0.0
+    order = np.argsort(p, kind="stable")
+    cut = max(0, len(p) - room)
+    sums = np.cumsum(p[order])
+    dropped_forced = float(sums[cut - 1]) if cut else 0.0
+    # beyond the forced cut, drop while the total stays within the allowance
+    more = int(np.searchsorted(sums, dropped_forced + allowance, side="right"))
+    cut = max(cut, min(more, len(p)))
+    dropped = float(sums[cut - 1]) if cut else 0.0
+    keep = order[cut:]
+    return a[keep], d[keep], p[keep], dropped
+
+
+def _sweep(chain: _Chain, start: Pair, round_: int, step: int, budget: int, tolerance: float) -> BattleOdds:
+    """The forward sweep of probability mass, attack by attack, over whole layers (numpy)."""
     last = _constant("MAX_BATTLE_ROUNDS")
     layers = (last - round_ + 1) * (len(ATTACK_ORDER) + 1) - step
     allowance = tolerance / layers  # per layer: the dropped mass stays within the tolerance in all
-    live: dict[tuple[int, int], float] = {(chain.intern(start[0]), chain.intern(start[1])): 1.0}
-    won = {"attacker": 0.0, "defender": 0.0}
-    rounds_total = 0.0
-    error = 0.0
+    a = np.array([start[0]], dtype=np.int64)
+    d = np.array([start[1]], dtype=np.int64)
+    p = np.array([1.0])
+    won_attacker = won_defender = rounds_total = error = 0.0
     states = 1
     r, s = round_, step
-    while live:
-        nxt: dict[tuple[int, int], float] = {}
+    while len(p):
         if s < len(ATTACK_ORDER):
-            # the hot loop: cached transitions, names bound locally
-            advance, get, first, memo = chain.step, nxt.get, r == 1, chain.steps
-            for key, p in live.items():
-                branches = memo.get((key[0], key[1], first, s)) or advance(key, first, s)
-                for q, k in branches:
-                    nxt[k] = get(k, 0.0) + p * q
+            a, d, p = _layer_attack(chain, a, d, p, r == 1, s)
             s += 1
         else:
-            for (a, d), p in live.items():
-                a_out, na = chain.end("attacker", a)
-                d_out, nd = chain.end("defender", d)
-                # both beaten: the defender holds (WQ-MS-41); after the last round the attacker withdraws
-                lost: SideName | None = "attacker" if a_out else "defender" if d_out else None
-                if lost is None and r + 1 > last:
-                    lost = "attacker"
-                if lost is None:
-                    nxt[(na, nd)] = nxt.get((na, nd), 0.0) + p
-                else:
-                    won[enemy(lost)] += p
-                    rounds_total += p * r
+            a_out, na = _side_ends(chain, "attacker", a)
+            d_out, nd = _side_ends(chain, "defender", d)
+            # both beaten: the defender holds (WQ-MS-41); after the last round the attacker withdraws
+            attacker_lost = a_out | (~d_out & (r + 1 > last))
+            defender_lost = d_out & ~a_out
+            ended = attacker_lost | defender_lost
+            won_defender += float(p[attacker_lost].sum())
+            won_attacker += float(p[defender_lost].sum())
+            rounds_total += float(p[ended].sum()) * r
+            a, d, p = _merged(na[~ended], nd[~ended], p[~ended])
             r, s = r + 1, 0
         layers -= 1
-        nxt, dropped = _prune(nxt, max(1, (budget - states) // max(1, layers)), allowance)
+        a, d, p, dropped = _prune_arrays(a, d, p, max(1, (budget - states) // max(1, layers)), allowance)
         error += dropped
-        states += len(nxt)
-        live = nxt
-    settled = won["attacker"] + won["defender"]
+        states += len(p)
+    settled = won_attacker + won_defender
     return BattleOdds(
-        p_attacker_wins=won["attacker"],
-        p_defender_wins=won["defender"],
+        p_attacker_wins=won_attacker,
+        p_defender_wins=won_defender,
         error=error,
         rounds_mean=rounds_total / settled if settled else 0.0,
         states=states,
     )
-
-
-def _prune(
-    layer: dict[tuple[int, int], float], room: int, allowance: float
-) -> tuple[dict[tuple[int, int], float], float]:
-    """The layer without its least likely states: as many as ``room`` demands, and beyond that as many as
-    fit in ``allowance`` of mass; returns the kept layer and the mass dropped."""
-    if len(layer) <= room and allowance <= 0:
-        return layer, 0.0
-    ranked = sorted(layer.items(), key=lambda kv: kv[1])
-    cut = max(0, len(ranked) - room)
-    dropped = sum(p for _, p in ranked[:cut])
-    while cut < len(ranked) and dropped + ranked[cut][1] <= allowance:
-        dropped += ranked[cut][1]
-        cut += 1
-    return dict(ranked[cut:]), dropped
 
 
 def rank_previews(b: Battle) -> dict[str, dict[str, dict[str, Any]]]:
