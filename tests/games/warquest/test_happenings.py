@@ -125,7 +125,8 @@ def test_monster_dice_are_chance_nodes_one_entry_per_warlord_struck() -> None:
     for face in (1, 2, 1):
         s, events = happenings.monster_face(s, face)
         assert events == []
-    assert s.pending[-1].faces == (1, 2, 1) and s.pending[-1].count == 1
+    # ``count`` stays the roll's total (4), as for every Pending entry (review 2)
+    assert s.pending[-1].faces == (1, 2, 1) and s.pending[-1].count == 4
     s, events = happenings.monster_face(s, 5)
     assert events == [
         happenings.MonsterRolled(2, "vandar", (1, 2, 1, 5), 2),

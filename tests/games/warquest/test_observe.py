@@ -11,8 +11,11 @@ from typing import Any
 
 import pytest
 
+from iwgt.core.protocol import ChanceOutcome
 from iwgt.games.warquest import actions as act
+from iwgt.games.warquest import happenings
 from iwgt.games.warquest.game import WqGame
+from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.state import WqState
 
 from .corekit import board, dealt, play_random, scenario, testland  # noqa: F401
@@ -119,6 +122,66 @@ def test_a_declared_quest_leaves_the_hand_and_is_public() -> None:
     s, _ = GAME.apply(s, act.Quest(1))
     assert s.players[0].quests == ()
     obs = GAME.observe(s, 1)
-    assert obs["rolling"] == {"purpose": "quest die", "dice": 2, "faces": []}
+    assert obs["rolling"] == {"purpose": "quest die", "dice": 2, "faces": [], "seat": 0}
     t = GAME.resample_hidden(s, 1, random.Random(1).randrange)
     assert t.pending == s.pending
+
+
+def test_wq_qu_03_the_quest_roll_in_rolling_and_last_roll() -> None:
+    """WQ-QU-03: the quest's two dice show while rolling (2 in all, the faces so far), then as the last
+    roll with their total (3 + 4 = 7)."""
+    s = board(dealt(GAME, scenario(3), first=1), [(0, "warlord", "r01")])
+    s = replace(s, players=tuple(replace(p, quests=(1,)) if p.seat == 0 else p for p in s.players))
+    s, _ = GAME.apply(s, act.Quest(1))
+    s, _ = GAME.apply(s, ChanceOutcome(3))
+    assert GAME.observe(s, 2)["rolling"] == {"purpose": "quest die", "dice": 2, "faces": [3], "seat": 0}
+    s, _ = GAME.apply(s, ChanceOutcome(4))
+    obs = GAME.observe(s, 2)
+    assert obs["rolling"] is None
+    assert obs["last_roll"] == {"purpose": "quest die", "faces": [3, 4], "seat": 0, "total": 7}
+
+
+def test_wq_ms_35_a_monster_roll_shows_its_total_dice_and_combat_faces() -> None:
+    """WQ-MS-35 (designed) `monster {vandar, 4}`, WQ-CB-01: only seat 1 has troops in Vandar (r00, r01):
+    the observation shows 4 dice throughout, the faces as "hit"/"flee"/"blank", the seat struck; after
+    hit, flee, blank, blank the last roll has 1 hit, 1 flee, and the cheapest goblin (id 100) is gone."""
+    s = board(
+        dealt(GAME, scenario(3), first=1),
+        [(1, "warlord", "r05")],
+        [(1, "goblin_foot", "r00"), (1, "goblin_foot", "r01")],
+    )
+    card = next(i for i, c in rules().events.items() if c.key == "wyvern_over_vandar")
+    s, _ = happenings.execute(s, card)
+    assert GAME.observe(s, 0)["rolling"] == {
+        "purpose": "monster in vandar",
+        "dice": 4,
+        "faces": [],
+        "seat": 1,
+    }
+    for face in (1, 2):
+        s, _ = happenings.monster_face(s, face)
+    assert GAME.observe(s, 0)["rolling"] == {
+        "purpose": "monster in vandar",
+        "dice": 4,
+        "faces": ["hit", "flee"],
+        "seat": 1,
+    }
+    for face in (3, 5):
+        s, _ = happenings.monster_face(s, face)
+    obs = GAME.observe(s, 0)
+    assert obs["rolling"] is None
+    assert obs["last_roll"] == {
+        "purpose": "monster in vandar",
+        "faces": ["hit", "flee", "blank", "blank"],
+        "seat": 1,
+        "hits": 1,
+        "flees": 1,
+    }
+    assert [t.id for t in s.troops] == [101]
+
+
+def test_the_one_shot_battle_dice_are_public() -> None:
+    """The event power's battle dice (read by the table's odds, powers.side_mods) show in players[]."""
+    s = _state()
+    s = replace(s, players=tuple(replace(p, battle_dice=2) if p.seat == 1 else p for p in s.players))
+    assert [p["battle_dice"] for p in GAME.observe(s, 0)["players"]] == [0, 2, 0]

@@ -40,7 +40,7 @@ from iwgt.games.warquest.battle import (
     Side,
     SideName,
 )
-from iwgt.games.warquest.state import Leader, Player, Troop, WqState, with_player
+from iwgt.games.warquest.state import LastRoll, Leader, Player, Troop, WqState, with_player
 
 COMBAT_DIE = Die(6, "combat die", faces=K.COMBAT_FACES)
 """One combat die (WQ-CB-01 decision): one chance node per die."""
@@ -808,7 +808,11 @@ def _aftermath(state: WqState, b: Battle, events: Events, *, retreat_to: str | N
     kept_ids = {t.id for t in troops}
     if any(t.kind == "wraith_king" and t.id not in kept_ids for t in state.troops):
         wraith = None  # the Wraith King died: the Black Crown's holder may recall him at his tomb (WQ-TR-04)
-    state = replace(state, troops=tuple(troops), leaders=tuple(leaders), battle=None, wraith_seat=wraith)
+    # the battle's last roll stays in view after it (the observation's last_roll)
+    last = state.last_roll if b.last_roll is None else LastRoll(*b.last_roll, combat=True)
+    state = replace(
+        state, troops=tuple(troops), leaders=tuple(leaders), battle=None, wraith_seat=wraith, last_roll=last
+    )
     p = state.players[win_side.seat]
     state = with_player(state, replace(p, vp=p.vp + vp, battles_won=p.battles_won + 1))
     # the one-shot battle dice (an event power) are spent by the battle that used them

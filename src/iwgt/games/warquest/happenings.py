@@ -23,7 +23,7 @@ from iwgt.games.warquest.events import EventTurned
 from iwgt.games.warquest.maps import load_map
 from iwgt.games.warquest.powers import WRAITH_KING, place_troops, pool_left
 from iwgt.games.warquest.rules import rules
-from iwgt.games.warquest.state import Pending, Troop, set_owner, with_player
+from iwgt.games.warquest.state import LastRoll, Pending, Troop, set_owner, with_player
 
 if TYPE_CHECKING:
     from iwgt.games.warquest.state import WqState
@@ -257,11 +257,11 @@ def monster_face(state: WqState, face: int) -> tuple[WqState, list[Event]]:
     if top is None or top.kind != "monster" or top.seat is None:
         raise ValueError("no monster die is pending")
     faces = (*top.faces, face)
-    if top.count > 1:
-        return replace(
-            state, pending=(*state.pending[:-1], replace(top, faces=faces, count=top.count - 1))
-        ), []
-    state = replace(state, pending=state.pending[:-1])
+    if len(faces) < top.count:  # ``count`` is the roll's total (as for every Pending)
+        return replace(state, pending=(*state.pending[:-1], replace(top, faces=faces))), []
+    purpose = top.die.purpose if top.die is not None else f"monster in {top.key}"
+    last = LastRoll(purpose, faces, seat=top.seat, combat=True)
+    state = replace(state, pending=state.pending[:-1], last_roll=last)
     hits = sum(1 for f in faces if f == HIT_FACE)
     events: list[Event] = [MonsterRolled(top.seat, top.key, faces, hits)]
     state, ev = remove_troops(state, cheapest(_kingdom_troops(state, top.key, top.seat), hits), "monster")

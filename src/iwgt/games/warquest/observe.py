@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from iwgt.core.protocol import JSON
+from iwgt.games.warquest.battle import COMBAT_FACES, FLEE_FACE, HIT_FACE
 from iwgt.games.warquest.maps import load_map
 from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.score import SEAT_COLOURS, SEAT_NAMES, sacred, total_vp
@@ -71,6 +72,8 @@ def _player(state: WqState, seat: int) -> JSON:
         "lieutenants": sum(1 for ld in state.leaders if ld.seat == seat and ld.rank == "lieutenant"),
         "tokens_left": c.OWNERSHIP_TOKENS - sum(1 for _, s in state.owners if s == seat),
         "extra_action": p.extra_action,
+        # the one-shot event power's dice for the next battle: the table's odds read it (powers.side_mods)
+        "battle_dice": p.battle_dice,
     }
 
 
@@ -112,13 +115,36 @@ def _question(state: WqState) -> JSON | None:
     return {"kind": top.kind, "seat": top.seat}
 
 
+def _labels(faces: tuple[int, ...], combat: bool) -> list[Any]:
+    # combat dice show their labels ("hit", "flee", "blank"), as in a battle; other dice their numbers
+    return [COMBAT_FACES[f - 1] for f in faces] if combat else list(faces)
+
+
 def _rolling(state: WqState) -> JSON | None:
     if not state.pending or state.pending[-1].die is None:
         return None
     top = state.pending[-1]
     if top.die is None or top.die.secret:
         return {"purpose": top.die.purpose if top.die else top.kind, "dice": 1, "faces": []}
-    return {"purpose": top.die.purpose, "dice": max(top.count, 1), "faces": list(top.faces)}
+    # ``count`` is the roll's total dice for every entry (the faces so far are ``faces``)
+    combat = top.die.faces == COMBAT_FACES
+    out: JSON = {"purpose": top.die.purpose, "dice": max(top.count, 1), "faces": _labels(top.faces, combat)}
+    if top.seat is not None:
+        out["seat"] = top.seat  # whose roll it is (the quester) or whom it strikes (a monster)
+    return out
+
+
+def _last_roll(state: WqState) -> JSON | None:
+    last = state.last_roll
+    if last is None:
+        return None
+    out: JSON = {"purpose": last.purpose, "faces": _labels(last.faces, last.combat), "seat": last.seat}
+    if last.combat:
+        out["hits"] = sum(1 for f in last.faces if f == HIT_FACE)
+        out["flees"] = sum(1 for f in last.faces if f == FLEE_FACE)
+    else:
+        out["total"] = sum(last.faces)
+    return out
 
 
 def observe(state: WqState, seat: int | None) -> JSON:
@@ -172,7 +198,7 @@ def observe(state: WqState, seat: int | None) -> JSON:
         "battle": None,
         "question": _question(state),
         "rolling": _rolling(state),
-        "last_roll": None,
+        "last_roll": _last_roll(state),
         "unlocked": sorted(d.unlocked),
         "wraith": None if state.wraith_seat is None else {"seat": state.wraith_seat},
         "result": None if state.result is None else state.result.to_json(),

@@ -18,7 +18,7 @@ from iwgt.games.warquest.actions import Quest
 from iwgt.games.warquest.events import QuestCardDrawn, QuestDeclared, QuestRolled, TreasureDrawn
 from iwgt.games.warquest.maps import load_map
 from iwgt.games.warquest.rules import rules
-from iwgt.games.warquest.state import Pending, WqState, with_player
+from iwgt.games.warquest.state import LastRoll, Pending, WqState, with_player
 
 QUEST_DIE = Die(6, "quest die")
 """One of the two regular six-sided dice of a quest (WQ-QU-03, WQ-CM-15)."""
@@ -64,7 +64,8 @@ def resolve_quest_die(state: WqState, face: int) -> tuple[WqState, list[Event]]:
     faces = (*top.faces, face)
     if len(faces) < top.count:
         return replace(state, pending=(*state.pending[:-1], replace(top, faces=faces))), []
-    state = replace(state, pending=state.pending[:-1])
+    purpose = top.die.purpose if top.die is not None else "quest"
+    state = replace(state, pending=state.pending[:-1], last_roll=LastRoll(purpose, faces, seat=top.seat))
     seat = top.seat
     card = top.card
     assert seat is not None and card is not None  # a quest entry always names both

@@ -88,8 +88,9 @@ class Decks:
 class Pending:
     """One entry of the engine's stack of things to resolve (top last): a chance roll or a question.
 
-    ``die`` set: a chance node (``faces`` collects the faces rolled so far, ``count`` how many more dice
-    this entry needs). ``seat`` set and no die: a question that seat answers. ``kind`` says what it is for:
+    ``die`` set: a chance node (``faces`` collects the faces rolled so far, ``count`` is the total number
+    of dice of the roll, for every kind: the entry is done when ``len(faces) == count``). ``seat`` set and
+    no die: a question that seat answers. ``kind`` says what it is for:
     "shuffle" (``key`` = the deck), "first" (the starting player), "quest" (``card``, ``seat``),
     "discard" (Rule of Five, ``seat``), "event" (``card``), "monster" (``key`` = kingdom, ``seat``), ...
     The other fields carry what the entry needs; modules that push an entry own its meaning.
@@ -104,6 +105,17 @@ class Pending:
     region: str | None = None
     key: str = ""
     items: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LastRoll:
+    """A finished roll, for the observation's ``last_roll``: what it was for, the faces, and the seat it
+    concerned; ``combat`` when the dice were combat dice (faces shown as "hit", "flee", "blank")."""
+
+    purpose: str
+    faces: tuple[int, ...]
+    seat: int | None = None
+    combat: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +138,7 @@ class WqState:
     wraith_seat: int | None = None
     next_id: int = 0
     result: Result | None = None
+    last_roll: LastRoll | None = None  # the last finished roll outside a battle's own (public)
 
     @property
     def n(self) -> int:
