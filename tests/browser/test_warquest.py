@@ -88,6 +88,12 @@ def tap_and_wait(page: Page, do: Any) -> None:
 def tap_region(page: Page, region: str, cat: dict[str, Any]) -> None:
     """Tap a region of the map at its label point (where its name and pieces are)."""
     r = next(x for x in cat["maps"]["myrathia"]["regions"] if x["id"] == region)
+    # On a zoomed map (a phone) the region is first brought into view, as a player pans to it.
+    page.evaluate(
+        'id => document.querySelector(`[data-testid="wq-region-${id}"]`)'
+        ".scrollIntoView({block: 'center', inline: 'center'})",
+        region,
+    )
     xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", r["centre"])
     page.mouse.click(xy[0] + 22, xy[1] - 2)
 
@@ -455,3 +461,88 @@ def test_physical_combat_dice_are_entered_as_a_tally(
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()
+
+
+SIZES: dict[str, dict[str, int]] = {
+    "phone": {"width": 390, "height": 844},
+    "tablet-landscape": {"width": 1024, "height": 768},
+    "tablet-portrait": {"width": 768, "height": 1024},
+}
+READABLE_PX = 10.0
+"""The smallest board text a player can read (shell.js READABLE_PX)."""
+
+
+def smallest_board_text(page: Page) -> float:
+    """The smallest text of the map as drawn, in CSS pixels (its font size times the board's scale)."""
+    px: float = page.evaluate(
+        """() => {
+          const svg = document.querySelector('.board-host svg.board');
+          const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+          const scale = Math.min(r.width / vb.width, r.height / vb.height);
+          const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+          return sizes.length ? Math.min(...sizes) * scale : Infinity;
+        }"""
+    )
+    return px
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("size_name", list(SIZES))
+def test_the_table_fits_a_phone_and_a_tablet(server: Server, browser: Browser, size_name: str) -> None:
+    """At 390x844, 1024x768 and 768x1024, a warlord's screen in the first turn: nothing in the header is
+    cut, the page is no wider than the screen, every button of the action bar and of the turn's actions is on
+    the screen and big enough to tap, and the map's words read at 10 px or more once zoomed (at once on a
+    phone)."""
+    size = SIZES[size_name]
+    made = remote_table(server)
+    links = made["links"]["seats"]
+    # The three warlords place themselves, each on its own screen, by taps.
+    cat_data: dict[str, Any] = httpx.get(server.base + "/api/games/warquest/data", timeout=30).json()
+    pages = [open_link(browser, server.base, link, size) for link in links]  # type: ignore[arg-type]
+    try:
+        for _ in range(3):
+            acting = None
+            for p in pages:
+                p.wait_for_function("() => window.iwgtTable && window.iwgtTable.view")
+            for p in pages:
+                if p.evaluate("() => window.iwgtTable.myTurn()"):
+                    acting = p
+            assert acting is not None
+            player = Player(acting, cat_data)
+            player.place(view(acting))
+        for p in pages:
+            p.wait_for_function("() => window.iwgtTable.view.observation.phase === 'turn'")
+        page = next(p for p in pages if p.evaluate("() => window.iwgtTable.myTurn()"))
+        page.reload()
+        page.wait_for_function("() => window.iwgtTable && window.iwgtTable.view")
+        expect(tid(page, "wq-acts")).to_be_visible()
+        for name in ("table-title", "phase", "whose-turn"):
+            fits = tid(page, name).evaluate("e => [e.scrollWidth, e.clientWidth]")
+            assert fits[0] <= fits[1], f"{name} is cut at {size_name}: {fits}"
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+        # Read at once (the panels are drawn anew as lights expire): the side panel scrolls, so only the width
+        # and height of its buttons are checked; the action bar's are on the screen.
+        found = page.evaluate(
+            """() => [...document.querySelectorAll('.actionbar .btn, .wq-act')].filter(e => e.offsetParent)
+                 .map(e => ({bar: !!e.closest('.actionbar'), ...e.getBoundingClientRect().toJSON()}))"""
+        )
+        assert found, "no buttons"
+        for b in found:
+            assert b["left"] >= -0.5 and b["right"] <= size["width"] + 0.5, b
+            assert b["height"] >= 44, b
+            if b["bar"]:
+                assert b["top"] >= 0 and b["bottom"] <= size["height"] + 0.5, b
+        zoom = tid(page, "board-zoom")
+        if size_name == "phone":
+            expect(page.locator(".board-host")).to_have_class("board-host zoomed")
+        elif zoom.is_visible():
+            zoom.click()
+            expect(zoom).to_have_text("Whole board")
+        text = smallest_board_text(page)
+        assert text >= READABLE_PX - 0.05, f"the map's smallest text is {text:.1f}px at {size_name}"
+        shot(page, f"warquest_09_layout_{size_name}")
+        for p in pages:
+            assert not p.errors, p.errors  # type: ignore[attr-defined]
+    finally:
+        for p in pages:
+            p.close()
