@@ -11,9 +11,9 @@ default choices (arrangement, target, assignment, refill, spells, never withdraw
 ``MAX_BATTLE_ROUNDS``). The chain only moves forward (round and step grow), so the odds are a forward
 sweep of probability mass, one attack at a time, over canonical states (fighters renumbered in (kind,
 hits) order so that equivalent states merge; a side is interned as an int, an attack's effect on the
-struck side is cached per side, and a layer of states is advanced at once with numpy). When a layer outgrows its share of the budget (or a tolerance is given),
-its least likely states are dropped and their mass is the ``error``: P(attacker wins) lies in
-[p, p + error] (and the same for the defender).
+struck side is cached per side, and a layer of states is advanced at once with numpy). When a layer
+outgrows its share of the budget (or a tolerance is given), its least likely states are dropped and their
+mass is the ``error``: P(attacker wins) lies in [p, p + error] (and the same for the defender).
 """
 
 from __future__ import annotations
