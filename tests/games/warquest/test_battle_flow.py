@@ -434,12 +434,13 @@ def test_the_wraith_king_dies_and_the_one_shot_battle_dice_are_spent(base: WqSta
 
 
 def test_answers_are_refused_out_of_turn_and_of_the_wrong_kind(base: WqState) -> None:
-    """Only the question asked is accepted: a move during a battle and a wrong answer are refused."""
+    """Only the question asked is accepted: a move during a battle and a wrong answer are refused; the
+    refusal names the warlord asked (the defender, seat 1: the Blue Warlord), not a seat number."""
     s = army(base, ["goblin_foot"], ["goblin_foot"])
     s, _ = attack(s)
     with pytest.raises(IllegalAction, match="WQ-MV-10"):
         GAME.apply(s, A.EndTurn())
-    with pytest.raises(IllegalAction, match="WQ-MS-43"):
+    with pytest.raises(IllegalAction, match="WQ-MS-43: the battle asks the Blue Warlord for 'arrange'"):
         GAME.apply(s, A.PressOn(False))
     s, _ = play(s, [DEFAULT, DEFAULT])
     with pytest.raises(IllegalAction):

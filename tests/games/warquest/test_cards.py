@@ -15,10 +15,14 @@ from iwgt.games.warquest.state import Decks, Leader, Troop
 from .cards_kit import make_state, power_id, power_ids
 
 
-def test_shuffle_die_is_secret_and_wide() -> None:
-    """WQ-SU-06: the shuffle's face would reveal the order: the die is secret, 2**31 faces."""
-    die = cards.shuffle_die("power")
-    assert die.secret and die.sides == 2**31 and die.purpose == "power shuffle"
+def test_shuffle_dice_are_secret() -> None:
+    """WQ-SU-06: a shuffle's faces would reveal the order: its four dice are secret d256 (a 32-bit seed,
+    setup.py); cards.py keeps no second, unused shuffle die."""
+    from iwgt.games.warquest import setup
+
+    die = setup.shuffle_dice("power")
+    assert die.secret and die.sides == 256 and die.purpose == "power shuffle" and setup.SHUFFLE_DICE == 4
+    assert not hasattr(cards, "shuffle_die") and not hasattr(cards, "SHUFFLE_SIDES")
 
 
 def test_shuffle_follows_splitmix_fisher_yates_by_hand() -> None:

@@ -40,6 +40,7 @@ from iwgt.games.warquest.battle import (
     Side,
     SideName,
 )
+from iwgt.games.warquest.score import SEAT_NAMES
 from iwgt.games.warquest.state import LastRoll, Leader, Player, Troop, WqState, with_player
 
 COMBAT_DIE = Die(6, "combat die", faces=K.COMBAT_FACES)
@@ -59,6 +60,10 @@ ATTACK_STAGES = (
 )
 """The stages inside one attack of the round."""
 VARIANTS = 5
+"""An engineering limit (not a rule): the variants offered beside the table's default answer."""
+ASSIGNMENTS_SCANNED = 50
+"""An engineering limit (not a rule): the legal assignments scanned for the variants offered (any legal
+assignment is still accepted)."""
 """The most answers ``questions`` offers beside the default (the engine accepts any legal one)."""
 
 Events = list[Event]
@@ -149,8 +154,8 @@ def begin_battle(
     seat = leader.seat
     moving = set(troop_ids)
     others = state.seats_in(region) - {seat}
-    if len(others) != 1:
-        raise IllegalAction(f"WQ-MV-10: {region} holds no single other player's army to fight")
+    # the move's own checks (WQ-MV-10) only start a battle against exactly one other player
+    assert len(others) == 1, f"a battle in {region} needs exactly one other player, not {sorted(others)}"
     foe_seat = next(iter(others))
     # the moving army now stands in the region it entered
     troops = tuple(replace(t, region=region) if t.id in moving else t for t in state.troops)
@@ -501,7 +506,9 @@ def questions(state: WqState, seat: int) -> list[A.Action]:
         hits, flees, missile = b.roll.hits, b.roll.flees, rank == "rear"
         h, fl = K.default_assignment(b, side_name, b.target, hits, flees, missile=missile)
         add(A.Assign(hits=h, flees=fl))
-        for h, fl in islice(K.assignments(b, side_name, b.target, hits, flees, missile=missile), 50):
+        for h, fl in islice(
+            K.assignments(b, side_name, b.target, hits, flees, missile=missile), ASSIGNMENTS_SCANNED
+        ):
             add(A.Assign(hits=h, flees=fl))
     elif s == "spell":
         side_name, rank = _acting(b)
@@ -570,9 +577,7 @@ def advance(state: WqState, action: Any) -> tuple[WqState, list[Event]]:
     kind = A.NAMES.get(type(action), "")
     want = _answer_kind(s)
     if kind != want:
-        raise IllegalAction(
-            f"{_clause(s)}: the battle asks the {_seat_words(seat)} for {want!r}, not {kind!r}"
-        )
+        raise IllegalAction(f"{_clause(s)}: the battle asks {_seat_words(seat)} for {want!r}, not {kind!r}")
     nb = _answer(state, b, action, events)
     state = _put(state, nb) if isinstance(nb, Battle) else nb
     return _run(state, events)
@@ -611,7 +616,8 @@ def _clause(stage: str) -> str:
 
 
 def _seat_words(seat: int) -> str:
-    return f"seat {seat}"
+    """The warlord's name in a refusal ("the Red Warlord"), never a seat number."""
+    return SEAT_NAMES[seat]
 
 
 def _answer(state: WqState, b: Battle, action: Any, events: Events) -> Battle | WqState:

@@ -4,8 +4,8 @@ pile), dealing hands, the power market, and the Rule of Five (WQ-SU-05..09, WQ-P
 A deck is a tuple of card ids, index 0 the top. The cards seen going under a deck (a failed quest's card, a
 treasure not kept, a replaced market) form its public bottom pile (``Decks.quest_bottom``,
 ``Decks.power_bottom``): they are drawn, in order, once the hidden part is spent. Shuffles never draw random
-numbers here: each is one secret chance node (``shuffle_die``) whose face seeds a SplitMix64 that drives a
-Fisher-Yates, so a recorded face replays the same order everywhere.
+numbers here: a shuffle's seed comes from secret chance dice (``setup.shuffle_dice``: four d256, one 32-bit
+seed) and drives a SplitMix64 Fisher-Yates, so recorded faces replay the same order everywhere.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from iwgt.core.chance import Die, SplitMix64
+from iwgt.core.chance import SplitMix64
 from iwgt.core.protocol import Event, Seat
 from iwgt.games.warquest.events import PowerDiscarded
 from iwgt.games.warquest.rules import rules
@@ -22,20 +22,12 @@ from iwgt.games.warquest.rules import rules
 if TYPE_CHECKING:
     from iwgt.games.warquest.state import Decks, WqState
 
-SHUFFLE_SIDES = 2**31
-"""Faces of a shuffle's chance node: the face is the seed of the permutation (spec: Setup)."""
-
 DeckName = Literal["power", "quest", "conquest", "event"]
 BottomPile = Literal["power", "quest"]
 
 
-def shuffle_die(deck: DeckName) -> Die:
-    """The secret chance node that shuffles a deck (nobody may see the face: it would reveal the order)."""
-    return Die(SHUFFLE_SIDES, f"{deck} shuffle", secret=True)
-
-
 def shuffle(cards: Sequence[int], face: int) -> tuple[int, ...]:
-    """The deck ``cards`` shuffled by the face of its shuffle die: a Fisher-Yates (from the last place down,
+    """The deck ``cards`` shuffled by the seed of its shuffle dice: a Fisher-Yates (from the last place down,
     each place swapped with a place ``below(i + 1)``) over a SplitMix64 seeded with the face."""
     rng = SplitMix64(face)
     out = list(cards)

@@ -18,18 +18,12 @@ from iwgt.games.warquest.events import (
     TroopsBought,
 )
 from iwgt.games.warquest.maps import load_map
-from iwgt.games.warquest.powers import WRAITH_KING, WraithKingArrived
+from iwgt.games.warquest.powers import WRAITH_KING, WraithKingArrived, pool_left
 from iwgt.games.warquest.rules import rules
-from iwgt.games.warquest.setup import pool_left
-from iwgt.games.warquest.state import Leader, Troop, WqState, set_owner, with_player
+from iwgt.games.warquest.state import Leader, Troop, WqState, add_gold, set_owner
 
 TOMB = "tomb_of_the_wraith_king"
 """The location where the holder of The Black Crown calls the Wraith King back (WQ-TR-04 designed)."""
-
-
-def _gold(state: WqState, seat: int, delta: int) -> WqState:
-    p = state.players[seat]
-    return with_player(state, replace(p, gold=p.gold + delta))
 
 
 def _name(state: WqState, region: str) -> str:
@@ -66,7 +60,7 @@ def apply_tax(state: WqState, seat: int, action: Tax) -> tuple[WqState, list[Eve
     """Tax an owned city."""
     check_tax(state, seat, action.region)
     gold = tax_gold(state, seat, action.region)
-    state = _gold(state, seat, gold)
+    state = add_gold(state, seat, gold)
     state = replace(state, marks=replace(state.marks, taxed=state.marks.taxed | {action.region}))
     return state, [Taxed(seat, action.region, gold)]
 
@@ -218,7 +212,7 @@ def apply_recruit(state: WqState, seat: int, action: Recruit) -> tuple[WqState, 
         for _ in range(n):
             new.append(Troop(nid, kind, seat, action.region))
             nid += 1
-    state = _gold(state, seat, -cost)
+    state = add_gold(state, seat, -cost)
     state = replace(state, troops=state.troops + tuple(new), next_id=nid)
     events: list[Event] = [TroopsBought(seat, action.region, action.troops, tuple(t.id for t in new), cost)]
     for t in new:
@@ -254,30 +248,17 @@ def legal_recruits(state: WqState, seat: int) -> list[Recruit]:
 # --- Recruit Lieutenant (WQ-LT-01..04)
 
 
-def warlord(state: WqState, seat: int) -> Leader | None:
-    """The warlord's own figure, if on the board."""
-    for ld in state.leaders:
-        if ld.seat == seat and ld.rank == "warlord":
-            return ld
-    return None
-
-
-def lieutenants_on_board(state: WqState, seat: int) -> int:
-    """How many Lieutenants of a warlord stand on the board."""
-    return sum(1 for ld in state.leaders if ld.seat == seat and ld.rank == "lieutenant")
-
-
 def check_lieutenant(state: WqState, seat: int) -> tuple[Leader, int]:
     """The warlord and the cost, or IllegalAction naming the rule broken."""
     from iwgt.games.warquest import powers
 
     c = rules().constants
-    w = warlord(state, seat)
+    w = state.warlord(seat)
     if w is None:
         raise IllegalAction("WQ-LT-01: the Warlord is not on the board")
     if load_map(state.scenario.map).regions[w.region].city is None:
         raise IllegalAction(f"WQ-LT-01: the Warlord stands in {_name(state, w.region)}, which has no city")
-    on = lieutenants_on_board(state, seat)
+    on = state.lieutenants(seat)
     if on >= c.MAX_LIEUTENANTS or on >= c.LIEUTENANTS_PER_PLAYER:
         raise IllegalAction(f"WQ-LT-04: this warlord already has {on} Lieutenants on the board")
     cost = powers.lieutenant_cost(state, seat)
@@ -291,7 +272,7 @@ def apply_lieutenant(state: WqState, seat: int, action: Lieutenant) -> tuple[WqS
     """Pay and place a new Lieutenant with the Warlord (WQ-LT-03)."""
     w, cost = check_lieutenant(state, seat)
     ld = Leader(state.next_id, seat, "lieutenant", w.region)
-    state = _gold(state, seat, -cost)
+    state = add_gold(state, seat, -cost)
     # a new leader has not moved: it may move this turn (only pieces that moved are marked, WQ-MV-06)
     state = replace(state, leaders=(*state.leaders, ld), next_id=state.next_id + 1)
     return state, [LieutenantBought(seat, w.region, ld.id, cost)]
@@ -340,7 +321,7 @@ def apply_power(state: WqState, seat: int, action: Power) -> tuple[WqState, list
     from iwgt.games.warquest import powers
 
     cost = check_power(state, seat, action)
-    state = _gold(state, seat, -cost)
+    state = add_gold(state, seat, -cost)
     decks, turned = cards.take_from_market(state.decks, action.card)
     state = replace(state, decks=decks, marks=replace(state.marks, bought_power=True))
     events: list[Event] = [PowerBought(seat, action.card, cost)]

@@ -23,7 +23,7 @@ from iwgt.games.warquest.events import EventTurned
 from iwgt.games.warquest.maps import load_map
 from iwgt.games.warquest.powers import WRAITH_KING, place_troops, pool_left
 from iwgt.games.warquest.rules import rules
-from iwgt.games.warquest.state import LastRoll, Pending, Troop, set_owner, with_player
+from iwgt.games.warquest.state import LastRoll, Pending, Troop, add_gold, set_owner
 
 if TYPE_CHECKING:
     from iwgt.games.warquest.state import WqState
@@ -145,11 +145,10 @@ def _kingdom_troops(state: WqState, kingdom: str, seat: int) -> tuple[Troop, ...
 
 def _gold(state: WqState, seat: int, delta: int, cause: str) -> tuple[WqState, list[Event]]:
     """Change a seat's gold (never below 0)."""
-    p = state.players[seat]
-    delta = max(delta, -p.gold)
+    delta = max(delta, -state.players[seat].gold)
     if delta == 0:
         return state, []
-    return with_player(state, replace(p, gold=p.gold + delta)), [GoldChanged(seat, delta, cause)]
+    return add_gold(state, seat, delta), [GoldChanged(seat, delta, cause)]
 
 
 def first_infantry(people: str) -> str | None:

@@ -69,7 +69,7 @@ def _player(state: WqState, seat: int) -> JSON:
         "done_quests": [quest_json(state, q) for q in p.done_quests],
         "scored_conquests": [conquest_json(x) for x in p.scored_conquests],
         "battles_won": p.battles_won,
-        "lieutenants": sum(1 for ld in state.leaders if ld.seat == seat and ld.rank == "lieutenant"),
+        "lieutenants": state.lieutenants(seat),
         "tokens_left": c.OWNERSHIP_TOKENS - sum(1 for _, s in state.owners if s == seat),
         "extra_action": p.extra_action,
         # the one-shot event power's dice for the next battle: the table's odds read it (powers.side_mods)
@@ -174,11 +174,7 @@ def observe(state: WqState, seat: int | None) -> JSON:
         "players": [_player(state, s) for s in range(state.n)],
         "regions": _regions(state),
         "pool": pool,
-        "lieutenant_supply": [
-            c.LIEUTENANTS_PER_PLAYER
-            - sum(1 for ld in state.leaders if ld.seat == s and ld.rank == "lieutenant")
-            for s in range(state.n)
-        ],
+        "lieutenant_supply": [c.LIEUTENANTS_PER_PLAYER - state.lieutenants(s) for s in range(state.n)],
         "market": [None if x is None else power_json(x) for x in d.market],
         "decks": {
             "quest": len(d.quest) + len(d.quest_bottom),

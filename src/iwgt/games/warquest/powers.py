@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from iwgt.core.protocol import Event, Seat
 from iwgt.games.warquest import cards
 from iwgt.games.warquest.rules import rules
-from iwgt.games.warquest.state import Troop, with_player
+from iwgt.games.warquest.state import Troop, add_gold, with_player
 
 if TYPE_CHECKING:
     from iwgt.games.warquest.battle import SideMods
@@ -238,14 +238,6 @@ def place_troops(
     return replace(state, troops=troops, next_id=state.next_id + n), ids
 
 
-def warlord_region(state: WqState, seat: int) -> str | None:
-    """The region of the seat's Warlord (None if not on the board)."""
-    for ld in state.leaders:
-        if ld.seat == seat and ld.rank == "warlord":
-            return ld.region
-    return None
-
-
 def gain_power(state: WqState, seat: int, card: int, leader_region: str) -> tuple[WqState, list[Event], bool]:
     """A seat gains a power card (already out of the market or the deck): an event card takes effect at
     once and is used up (gold; free troops with the Warlord; the next turn's extra action; the next
@@ -259,10 +251,11 @@ def gain_power(state: WqState, seat: int, card: int, leader_region: str) -> tupl
     if pc.event:
         if pc.effect == "gold":
             gold = int(p["gold"])
-            state = with_player(state, replace(player, gold=player.gold + gold))
+            state = add_gold(state, seat, gold)
             events.append(GoldFound(seat, card, gold))
         elif pc.effect == "free_troops":
-            region = warlord_region(state, seat) or leader_region
+            w = state.warlord(seat)
+            region = w.region if w is not None else leader_region
             kind = str(p["kind"])
             state, ids = place_troops(state, seat, region, kind, int(p["count"]))
             events.append(FreeTroops(seat, card, region, kind, ids))

@@ -26,7 +26,8 @@ from iwgt.games.warquest.events import (
     TroopsBought,
 )
 from iwgt.games.warquest.maps import load_map
-from iwgt.games.warquest.rules import rules
+from iwgt.games.warquest.powers import pool_left
+from iwgt.games.warquest.rules import basic_kinds, rules
 from iwgt.games.warquest.scenario import WqScenario
 from iwgt.games.warquest.state import Decks, Leader, Pending, Player, Troop, TurnMarks, WqState
 
@@ -150,20 +151,6 @@ def resolve_setup_chance(state: WqState, face: int) -> tuple[WqState, list[Event
 def placement_blocked(state: WqState, seat: int, region: str) -> bool:
     """Whether another player's pieces stand in a region (WQ-SU-14 decision: refused)."""
     return any(s != seat for s in state.seats_in(region))
-
-
-def pool_left(state: WqState, kind: str) -> int:
-    """How many troops of a kind are still in the Recruitment Pool (WQ-RT-06)."""
-    return rules().troops[kind].pool - state.on_board(kind)
-
-
-def basic_kinds() -> tuple[str, ...]:
-    """The troop kinds that are Basic (not Advanced, bought with gold) (WQ-SU-16/17)."""
-    return tuple(
-        k
-        for k, t in rules().troops.items()
-        if not t.advanced and t.cost is not None and t.recruit != "wraith"
-    )
 
 
 def _buy_max(state: WqState, kinds: tuple[str, ...], gold: int) -> Counts:

@@ -145,6 +145,17 @@ class WqState:
         """The number of seats."""
         return len(self.players)
 
+    def warlord(self, seat: int) -> Leader | None:
+        """The seat's Warlord figure, if on the board."""
+        for ld in self.leaders:
+            if ld.seat == seat and ld.rank == "warlord":
+                return ld
+        return None
+
+    def lieutenants(self, seat: int) -> int:
+        """How many of the seat's Lieutenants stand on the board (WQ-LT-04)."""
+        return sum(1 for ld in self.leaders if ld.seat == seat and ld.rank == "lieutenant")
+
     def owner(self, region: str) -> int | None:
         """The seat owning a region, or None."""
         for r, s in self.owners:
@@ -202,6 +213,12 @@ def with_player(state: WqState, player: Player) -> WqState:
     """The state with one player's holdings replaced."""
     players = tuple(player if p.seat == player.seat else p for p in state.players)
     return replace(state, players=players)
+
+
+def add_gold(state: WqState, seat: int, delta: int) -> WqState:
+    """The state with ``delta`` gold added to a seat's (a loss takes at most what the seat has)."""
+    p = state.players[seat]
+    return with_player(state, replace(p, gold=max(0, p.gold + delta)))
 
 
 Owners = tuple[tuple[str, int], ...]

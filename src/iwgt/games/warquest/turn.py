@@ -15,6 +15,10 @@ from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.score import emperor, final_result
 from iwgt.games.warquest.state import TurnMarks, WqState
 
+SETTLE_PASSES = 1000
+"""An engineering bound (not a rule) on the passes of ``settle``: a pass ends a turn or a round, and a game
+has at most 25 rounds of 5 turns; hitting it would mean a bug, never a long game."""
+
 
 def begin_game(state: WqState) -> tuple[WqState, list[Event]]:
     """Every warlord has placed: round 1 begins with the starting player (WQ-SU-18)."""
@@ -104,7 +108,7 @@ def game_over(state: WqState, reason: str | None = None) -> tuple[WqState, list[
 def settle(state: WqState) -> tuple[WqState, list[Event]]:
     """Carry the game on until someone must act: end a spent turn, finish a resolved round, end the game."""
     events: list[Event] = []
-    for _ in range(1000):  # each pass ends a turn or a round: the loop is bounded by the game's length
+    for _ in range(SETTLE_PASSES):  # each pass ends a turn or a round: bounded by the game's length
         if state.phase in ("over", "setup", "place"):
             return state, events
         if emperor(state) is not None:
