@@ -7,7 +7,7 @@ three settings:
 
 - **exact**: the default budget (200 000 states), every cache forgotten before each call (the first time the
   table meets this battle);
-- **table**: ``budget=odds.TABLE_BUDGET`` (50 000) and ``tolerance=odds.TABLE_TOLERANCE`` (1e-3: the least
+- **table**: ``budget=odds.TABLE_BUDGET`` (200 000) and ``tolerance=odds.TABLE_TOLERANCE`` (1e-3: the least
   likely states dropped, at most 0.1% of the mass in all, more if the budget needs it): what a selection
   screen asking about several destinations may use;
 - **warm**: the exact call again with its chain's tables kept and only the result cache forgotten (the
