@@ -81,3 +81,11 @@ def test_without_a_scenario_players_picks_the_first_made_for_them(players: int, 
     out = summary("--players", str(players), "--seed", "2", "--option", "rounds=6")
     assert out["scenario"] == scenario
     assert len(out["vp"]) == players
+
+
+def test_the_winner_is_named_by_the_colour_of_the_seat() -> None:
+    """A headless game's summary names the winning warlord by colour, as the seats are named (the Red
+    Warlord is "red"), not by a bare seat number."""
+    out = summary("--players", "3", "--seed", "1")
+    assert out["winner"] in ("red", "blue", "green")
+    assert out["winner"] in out["reason"].lower() or "victory points" in out["reason"]

@@ -21,6 +21,8 @@ SEAT_NAMES = (
 """Each seat's name, in seat order (wq-spec: Players)."""
 SEAT_COLOURS = ("#c0392b", "#2e6fd8", "#27ae60", "#d4ac0d", "#8e44ad")
 """Each seat's colour, in seat order."""
+SEAT_SIDES = ("red", "blue", "green", "yellow", "purple")
+"""Each seat's side as a result names it (a headless game's summary says ``"winner": "blue"``)."""
 
 
 def sacred(state: WqState, seat: int) -> int:
@@ -55,13 +57,13 @@ def final_result(state: WqState, reason: str | None = None) -> Result:
     e = emperor(state)
     if e is not None:
         why = reason or f"{SEAT_NAMES[e]} completes {sacred(state, e)} sacred quests and is crowned Emperor"
-        return Result.win([e], state.n, why, side=str(e), title=SEAT_NAMES[e])
+        return Result.win([e], state.n, why, side=SEAT_SIDES[e], title=SEAT_NAMES[e])
     rows = standings(state)
     best = rows[0][:3]
     winners = [r[3] for r in rows if r[:3] == best]
     why = reason or f"the most victory points ({best[0]} VP) when the last round is over"
     if len(winners) == 1:
         w = winners[0]
-        return Result.win(winners, state.n, why, side=str(w), title=SEAT_NAMES[w])
+        return Result.win(winners, state.n, why, side=SEAT_SIDES[w], title=SEAT_NAMES[w])
     names = " and ".join(SEAT_NAMES[w] for w in winners)
     return Result.win(winners, state.n, f"{names} share the victory: {why}", side=None, title=None)
