@@ -500,10 +500,15 @@ def test_the_table_fits_a_phone_and_a_tablet(server: Server, browser: Browser, s
     cat_data: dict[str, Any] = httpx.get(server.base + "/api/games/warquest/data", timeout=30).json()
     pages = [open_link(browser, server.base, link, size) for link in links]  # type: ignore[arg-type]
     try:
-        for _ in range(3):
+        for placed in range(3):
             acting = None
             for p in pages:
-                p.wait_for_function("() => window.iwgtTable && window.iwgtTable.view")
+                # Each page's view after the last placement (the seat to place next may be any screen).
+                p.wait_for_function(
+                    "n => window.iwgtTable && window.iwgtTable.view"
+                    " && window.iwgtTable.view.observation.regions.length >= n",
+                    arg=placed,
+                )
             for p in pages:
                 if p.evaluate("() => window.iwgtTable.myTurn()"):
                     acting = p

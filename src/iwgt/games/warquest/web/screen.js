@@ -254,7 +254,27 @@ export class Screen {
     this.elEnd.hidden = !(this.myTurn() && this.of("end_turn").length && !q);
   }
 
+  /** On a map drawn large (a phone), bring the seat's Warlord (or the battle) into view once per seat shown. */
+  centreMap(view) {
+    const o = view.observation || {};
+    const key = `${view.seat}:${o.battle ? o.battle.region : ""}`;
+    if (this.centredFor === key || !this.elBoardHost.classList.contains("zoomed")) return;
+    this.centredFor = key;
+    let region = o.battle ? o.battle.region : null;
+    if (!region) {
+      for (const r of o.regions || []) if ((r.leaders || []).some((l) => l.seat === view.seat && l.rank === "warlord")) region = r.id;
+    }
+    const el = region && this.elBoardHost.querySelector(`[data-testid="wq-region-${region}"]`);
+    if (el) el.scrollIntoView({ block: "center", inline: "center" });
+  }
+
+  /** The shell's clock: the map may be drawn large only after the first view (its size is measured late). */
+  tick() {
+    if (this.view && this.view.status === "playing") this.centreMap(this.view);
+  }
+
   afterView(view) {
+    this.centreMap(view);
     if (this.diceDlg && (!view.die || this.diceDlg.version !== view.version)) { this.diceDlg.dlg.close(null); this.diceDlg = null; }
     // A view of the same roll without the die (another seat's moment) keeps the tally; a finished roll ends it.
     if (!view.die && !(view.observation || {}).rolling) this.tally = null;
