@@ -479,6 +479,31 @@ def test_wq_ms_41_loser_after_a_round() -> None:
     assert K.loser_at_start(battle(a, side(1))) == "defender"
 
 
+def test_wq_ms_41_after_the_last_round_the_side_worth_more_gold_wins() -> None:
+    """WQ-MS-41 (designed): when round MAX_BATTLE_ROUNDS (8) ends with both sides standing, the side whose
+    troops in the Front, Rear and Reserve are worth more gold wins; the Retreat Area does not count; equal
+    worth: the defender holds. Printed prices (WQ-TR-07): Skeleton Warriors 2, Skeleton Riders 4; the
+    Wraith King counts as WRAITH_KING_WORTH = 8."""
+    assert K.const("MAX_BATTLE_ROUNDS") == 8 and K.const("WRAITH_KING_WORTH") == 8
+    riders = side(0, front=[F(1, "skeleton_rider")], reserve=[F(2, "skeleton_rider")])  # 4 + 4 = 8
+    # 2 + 2 in the fight = 4, and a Skeleton Rider (4) in the Retreat Area that does not count: 8 > 4
+    fled = [F(12, "skeleton_rider")]
+    warriors = side(1, front=[F(10, "skeleton_warrior")], rear=[F(11, "skeleton_warrior")], retreat=fled)
+    assert K.side_worth(riders) == 8 and K.side_worth(warriors) == 4
+    assert K.loser(battle(riders, warriors, rnd=8)) is None  # round 8 under way: not yet
+    assert K.loser(battle(riders, warriors, rnd=9)) == "defender"  # past round 8: the richer attacker wins
+    assert K.loser(battle(warriors, riders, rnd=9)) == "attacker"  # the richer defender holds
+    # equal worth: the Wraith King (8) against four Skeleton Warriors (4 x 2 = 8): the defender holds
+    king = side(0, front=[F(1, "wraith_king")])
+    four = side(1, front=[F(10 + i, "skeleton_warrior") for i in range(4)])
+    assert K.side_worth(king) == 8 and K.side_worth(four) == 8
+    assert K.loser(battle(king, four, rnd=9)) == "attacker"
+    assert K.loser(battle(four, king, rnd=9)) == "attacker"
+    # a side with nothing in the fight still loses as before, whatever the gold
+    assert K.loser(battle(riders, side(1, retreat=[F(10, "wraith_king")]), rnd=9)) == "defender"
+    assert K.loser_at_cap(5, 5) == "attacker" and K.loser_at_cap(6, 5) == "defender"
+
+
 def test_wq_ms_40_pursuit_dice_and_relentless_pursuit() -> None:
     """WQ-MS-40, WQ-SP-03: the winner rolls 4 dice, 8 with a Goblin Wolf Rider in its ranks or Reserve,
     plus pursuit powers; a winner with nobody there does not pursue; the pursued are the Retreat Area

@@ -404,18 +404,55 @@ def test_wq_ms_38_an_army_walking_over_lone_leaders_scores_nothing(base: WqState
     assert s.players[0].vp == vp
 
 
-def test_wq_ms_41_max_rounds_the_attacker_withdraws(base: WqState) -> None:
-    """WQ-MS-41: after MAX_BATTLE_ROUNDS (8) full rounds the attacker withdraws and loses; the defender
-    pursues all its troops."""
-    s = army(base, ["dwarf_foot"], ["dwarf_foot"])
+def test_wq_ms_41_after_the_last_round_equal_worth_the_defender_holds(base: WqState) -> None:
+    """WQ-MS-41 (designed): one Skeleton Warrior (printed 2 gold) attacks one; eight rounds of blanks leave
+    both standing, worth 2 against 2: the defender holds. Nothing of the attacker is in its Retreat Area, so
+    there is no pursuit (the attacker did not withdraw), and it goes back where it came from."""
+    s = army(base, ["skeleton_warrior"], ["skeleton_warrior"])
     s, _ = attack(s)
     s, _ = play(s, [DEFAULT, DEFAULT, BLANK, BLANK])
+    ev: list[Any] = []
     for _ in range(K.const("MAX_BATTLE_ROUNDS") - 1):
         assert s.battle is not None and s.battle.stage == "press_on"
-        s, _ = play(s, [A.PressOn(False), BLANK, BLANK])
-    assert s.battle is not None and s.battle.stage == "pursuit_roll" and s.battle.withdrew
-    s, ev = play(s, [BLANK, BLANK, BLANK, BLANK])
-    assert of(ev, E.BattleWon) == [E.BattleWon("r01", 1, 0, True, 8, 1)]
+        s, ev = play(s, [A.PressOn(False), BLANK, BLANK])
+    assert s.battle is None  # no pursuit roll, no question: the attacker's army went home
+    assert of(ev, E.Pursued) == []
+    assert of(ev, E.BattleWon) == [E.BattleWon("r01", 1, 0, False, 8, 1)]
+    assert [t.region for t in s.troops if t.seat == 0] == ["r00"]
+
+
+def test_wq_ms_41_the_last_round_decides_by_gold(base: WqState) -> None:
+    """WQ-MS-41 (designed): two Skeleton Riders (4 + 4 = 8 gold, attack 2 each) attack three Skeleton
+    Warriors (3 x 2 = 6) held by a Warlord and a Lieutenant. Rounds 1..7 all blanks. In round 8 the riders'
+    four dice roll three flees: the three warriors go to the Retreat Area; the two leaders rally two back
+    (WQ-CB-20), one stays. Both sides stand after round 8: 8 gold against 4 in the fight, the attacker wins.
+    It pursues as usual: the defender's Retreat Area only (the warrior left there), 4 dice, one hit kills
+    it; then the beaten defender retreats with the two rallied warriors. The attacker gains BATTLE_VP."""
+    s = army(base, ["skeleton_rider", "skeleton_rider"], ["skeleton_warrior"] * 3)
+    vp = s.players[0].vp
+    s, _ = attack(s)
+    s, _ = play(s, [DEFAULT, DEFAULT, *[BLANK] * 7])  # round 1: the defender's 3 dice, the attacker's 4
+    for _ in range(K.const("MAX_BATTLE_ROUNDS") - 2):
+        assert s.battle is not None and s.battle.stage == "press_on"
+        s, _ = play(s, [A.PressOn(False), *[BLANK] * 7])
+    s, ev = play(s, [A.PressOn(False), BLANK, BLANK, BLANK, FLEE, FLEE, FLEE, BLANK])
+    b = s.battle  # (three flees on three warriors: no choice, no assign question)
+    assert b is not None and b.stage == "pursuit_roll" and b.winner == "attacker" and not b.withdrew
+    assert len(b.defender.retreat) == 1 and len(b.defender.fighting()) == 2
+    assert b.roll is not None and b.roll.dice == K.const("PURSUIT_DICE")
+    s, more = play(s, [HIT, BLANK, BLANK, BLANK])
+    ev += more
+    if s.battle is not None:  # the beaten defender chooses where to fall back (WQ-MS-42)
+        assert s.battle.stage == "retreat"
+        s, more = play(s, [DEFAULT])
+        ev += more
+    assert s.battle is None
+    assert len(of(ev, E.Pursued)[0].eliminated) == 1
+    (won,) = of(ev, E.BattleWon)
+    assert (won.winner, won.loser, won.withdrew, won.rounds, won.vp) == (0, 1, False, 8, 1)
+    assert s.players[0].vp == vp + 1
+    assert len(s.troops_in("r01", 0)) == 2 and len(s.troops_in("r01", 1)) == 0  # the attacker holds r01
+    assert sorted(t.kind for t in s.troops if t.seat == 1) == ["skeleton_warrior", "skeleton_warrior"]
 
 
 def test_the_wraith_king_dies_and_the_one_shot_battle_dice_are_spent(base: WqState) -> None:

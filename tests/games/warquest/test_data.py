@@ -160,7 +160,7 @@ def test_constants_as_the_spec() -> None:
         QUEST_HAND=2, CONQUEST_HAND=2, EMPEROR_QUESTS=4, MAX_RANK=5, PURSUIT_DICE=4, BATTLE_VP=1,
         MAX_BATTLE_ROUNDS=8, AMBUSH_MAX_EXTRA=20, WALL_DICE=3, MISSILE_SHIELD_DICE=3, FIREBALL_DICE=6,
         FIREBALL_VS_TROLL=12, ICE_DICE=4, ICE_VS_FIRE=12, BREATH_DICE=4, NO_FLEE_DEFENSE=3, AMBUSH_DICE=2,
-        QUEST_DICE=2, RELENTLESS_PURSUIT_DICE=8,
+        QUEST_DICE=2, RELENTLESS_PURSUIT_DICE=8, WRAITH_KING_WORTH=8,
     )  # fmt: skip
     assert {k: getattr(c, k) for k in expected} == expected
     assert rules().version == "warquest-1.0"
@@ -176,6 +176,7 @@ def test_constant_sources() -> None:
         "LIEUTENANTS_PER_PLAYER",
         "BATTLE_VP",
         "MAX_BATTLE_ROUNDS",
+        "WRAITH_KING_WORTH",
         "AMBUSH_MAX_EXTRA",
     ):
         assert rules().source(name).designed, name

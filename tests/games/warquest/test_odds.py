@@ -158,8 +158,9 @@ def test_a_side_without_troops_loses_at_once_wq_ms_41() -> None:
 def test_one_orc_against_one_goblin_by_hand_wq_cb_09() -> None:
     """1 Orc Foot (attack 2, RAGE +1 in round 1) attacks 1 Goblin Foot (attack 1, defence 1); each has one
     leader. The goblin strikes first each round (the defender's front before the attacker's, WQ-CB-09); a
-    fled troop is rallied at the round's end (WQ-CB-20) and comes back; after round 8 the attacker
-    withdraws (MAX_BATTLE_ROUNDS). The chance the attacker wins, by hand, round by round."""
+    fled troop is rallied at the round's end (WQ-CB-20) and comes back; after round 8 (MAX_BATTLE_ROUNDS)
+    with both standing, the side worth more gold in the fight wins (WQ-MS-41): the orc (3 gold) against the
+    goblin (2). The chance the attacker wins, by hand, round by round."""
     odds_ = battle_odds(two_sides({"orc_foot": 1}, {"goblin_foot": 1}))
     assert odds_.error == 0.0
     assert odds_.p_attacker_wins + odds_.p_defender_wins == pytest.approx(1.0, abs=1e-12)
@@ -180,6 +181,8 @@ def test_one_orc_against_one_goblin_by_hand_wq_cb_09() -> None:
     go_on = 1 - per_def - per_att
     rest = 1 - p_att_round1 - p_def_round1
     att = p_att_round1 + rest * per_att * sum(go_on**k for k in range(7))
+    # the rest (both standing after round 8: no kill in rounds 2..8) goes to the orc, worth more gold
+    att += rest * go_on**7
     assert odds_.p_attacker_wins == pytest.approx(float(att), abs=1e-12)
 
 

@@ -771,13 +771,37 @@ def end_of_round(b: Battle) -> Battle:
     return replace(b, attacker=a, defender=d, round=b.round + 1, step=0)
 
 
+def gold_worth(kind: str) -> int:
+    """A troop's worth when the last round decides the battle (WQ-MS-41 designed): its printed or designed
+    cost; the Wraith King, who cannot be bought, counts as ``WRAITH_KING_WORTH``."""
+    from iwgt.games.warquest.rules import rules
+
+    cost = rules().troops[kind].cost
+    return int(cost) if cost is not None else const("WRAITH_KING_WORTH")
+
+
+def side_worth(s: Side) -> int:
+    """The gold worth of a side's troops in the fight: Front, Rear and Reserve (not the Retreat Area)."""
+    return sum(gold_worth(f.kind) for f in s.fighting())
+
+
+def loser_at_cap(attacker_worth: int, defender_worth: int) -> SideName:
+    """The loser when the last round (``MAX_BATTLE_ROUNDS``) ends with both sides standing (WQ-MS-41
+    designed): the side whose troops in the fight are worth less gold; equal worth: the defender holds."""
+    return "defender" if attacker_worth > defender_worth else "attacker"
+
+
 def loser(b: Battle) -> SideName | None:
-    """The side that has lost after a full round (WQ-MS-41 designed): no troop in the ranks or the Reserve;
-    when both have none, the defender holds. None: the battle goes on."""
+    """The side that has lost after a full round (WQ-MS-41 designed; ``b`` is past ``end_of_round``): no
+    troop in the ranks or the Reserve (when both have none, the defender holds); else, after the last round
+    (``MAX_BATTLE_ROUNDS``), the side worth less gold in the fight (``loser_at_cap``). None: the battle goes
+    on."""
     if not b.attacker.fighting():
         return "attacker"
     if not b.defender.fighting():
         return "defender"
+    if b.round > const("MAX_BATTLE_ROUNDS"):
+        return loser_at_cap(side_worth(b.attacker), side_worth(b.defender))
     return None
 
 

@@ -364,9 +364,9 @@ def _round_end(b: Battle, events: Events) -> Battle:
     events.append(E.RoundEnded(round=before.round, regenerated=healed, rallied=rallied))
     lost = K.loser(b)
     if lost is not None:
+        # a side beaten, or the last round over: the side worth less gold in the fight lost (WQ-MS-41);
+        # either way the winner pursues only the loser's Retreat Area, and a beaten defender retreats
         return _finish(b, lost, withdrew=False, events=events)
-    if b.round > K.const("MAX_BATTLE_ROUNDS"):
-        return _finish(b, "attacker", withdrew=True, events=events)
     return replace(b, stage="press_on")
 
 

@@ -7,13 +7,14 @@ cascade is computed die by die: rolling the pending dice in waves or one at a ti
 count of dice still owed falls by at most one a die), so the (hits, flees) totals have the same law.
 
 A battle is a Markov chain over the BATTLE engineer's pure kernel (``battle.py``) driven by the table's
-default choices (arrangement, target, assignment, refill, spells, never withdrawing before
-``MAX_BATTLE_ROUNDS``). The chain only moves forward (round and step grow), so the odds are a forward
-sweep of probability mass, one attack at a time, over canonical states (fighters renumbered in (kind,
-hits) order so that equivalent states merge; a side is interned as an int, an attack's effect on the
-struck side is cached per side, and a layer of states is advanced at once with numpy). When a layer
-outgrows its share of the budget (or a tolerance is given), its least likely states are dropped and their
-mass is the ``error``: P(attacker wins) lies in [p, p + error] (and the same for the defender).
+default choices (arrangement, target, assignment, refill, spells, never withdrawing; after
+``MAX_BATTLE_ROUNDS`` the side worth more gold in the fight wins, WQ-MS-41). The chain only moves forward
+(round and step grow), so the odds are a forward sweep of probability mass, one attack at a time, over
+canonical states (fighters renumbered in (kind, hits) order so that equivalent states merge; a side is
+interned as an int, an attack's effect on the struck side is cached per side, and a layer of states is
+advanced at once with numpy). When a layer outgrows its share of the budget (or a tolerance is given), its
+least likely states are dropped and their mass is the ``error``: P(attacker wins) lies in [p, p + error]
+(and the same for the defender).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from iwgt.games.warquest.battle import (
     default_target,
     end_of_round,
     enemy,
+    gold_worth,
     loser_at_start,
     new_side,
     rank_dice,
@@ -348,6 +350,7 @@ class _Chain:
         self.struck: dict[tuple[int, SideName, Rank, int, int, bool], int] = {}
         self.refills: dict[tuple[int, SideName, tuple[Rank, ...]], int] = {}
         self.ends: dict[tuple[int, SideName], tuple[bool, int]] = {}
+        self.worths: dict[int, int] = {}
         self.side_flags: dict[int, tuple[bool, bool]] = {}
         self.infos: dict[tuple[int, int, bool, tuple[bool, bool]], tuple[int, bool, bool]] = {}
         self.aims: dict[tuple[int, int], tuple[Rank, int, int] | None] = {}
@@ -508,6 +511,17 @@ class _Chain:
             out = self.ends[memo] = (beaten, self.intern(_side_key(b.side(name), self.index)))
         return out
 
+    def worth(self, side: int) -> int:
+        """The gold worth of a side's troops in the ranks and the Reserve (``battle.gold_worth``): what
+        decides a battle still undecided after the last round (WQ-MS-41)."""
+        out = self.worths.get(side)
+        if out is None:
+            key = self.keys[side]
+            out = self.worths[side] = sum(
+                gold_worth(self.ctx.kinds[k]) for area in key[:3] for k, _ in cast(AreaKey, area)
+            )
+        return out
+
 
 def clear_caches() -> None:
     """Forget every cached chain and result (benchmarks time the cold case with it)."""
@@ -550,7 +564,8 @@ def _arranged(b: Battle) -> Battle:
 
 def battle_odds(b: Battle, *, budget: int = 200_000, tolerance: float = 0.0) -> BattleOdds:
     """The chance that each side wins the battle ``b`` under the table's default choices (arrangement,
-    target, assignment, spells, breath, refills; the attacker never withdraws before MAX_BATTLE_ROUNDS).
+    target, assignment, spells, breath, refills; the attacker never withdraws; a battle still undecided after
+    MAX_BATTLE_ROUNDS goes to the side worth more gold in the fight, WQ-MS-41).
 
     Exact while the states fit ``budget`` (and ``tolerance`` is 0); else each attack's least likely states
     are dropped (at most ``tolerance`` of the mass in all, and as many more as the budget needs) and the
@@ -670,6 +685,13 @@ def _side_ends(
     return beaten[inverse], after[inverse]
 
 
+def _worths(chain: _Chain, ids: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Each side's gold worth in the fight (``chain.worth``), looked up once per distinct side."""
+    uniq, inverse = np.unique(ids, return_inverse=True)
+    values = np.array([chain.worth(int(i)) for i in uniq.tolist()], dtype=np.int64)
+    return values[inverse]
+
+
 def _prune_arrays(
     a: NDArray[np.int64], d: NDArray[np.int64], p: NDArray[np.float64], room: int, allowance: float
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], float]:
@@ -707,9 +729,15 @@ def _sweep(chain: _Chain, start: Pair, round_: int, step: int, budget: int, tole
         else:
             a_out, na = _side_ends(chain, "attacker", a)
             d_out, nd = _side_ends(chain, "defender", d)
-            # both beaten: the defender holds (WQ-MS-41); after the last round the attacker withdraws
-            attacker_lost = a_out | (~d_out & (r + 1 > last))
+            # both beaten: the defender holds (WQ-MS-41); after the last round, both standing, the side worth
+            # less gold in the ranks and Reserve loses (equal: the defender holds, battle.loser_at_cap)
+            attacker_lost = a_out.copy()
             defender_lost = d_out & ~a_out
+            if r + 1 > last:
+                standing = ~a_out & ~d_out
+                richer = _worths(chain, na) > _worths(chain, nd)
+                attacker_lost |= standing & ~richer
+                defender_lost |= standing & richer
             ended = attacker_lost | defender_lost
             won_defender += float(p[attacker_lost].sum())
             won_attacker += float(p[defender_lost].sum())

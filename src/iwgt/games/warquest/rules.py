@@ -233,6 +233,7 @@ class Constants(Model):
     PURSUIT_DICE: int = Field(ge=0)
     RELENTLESS_PURSUIT_DICE: int = Field(ge=0)
     MAX_BATTLE_ROUNDS: int = Field(ge=1)
+    WRAITH_KING_WORTH: int = Field(ge=1)
     AMBUSH_DICE: int = Field(ge=0)
     AMBUSH_MAX_EXTRA: int = Field(ge=0)
     MISSILE_SHIELD_DICE: int = Field(ge=0)
