@@ -87,11 +87,12 @@ def test_quest_tax_income_and_vp_bonuses() -> None:
 
 
 def test_troop_cost_with_a_discount_for_its_people() -> None:
-    """WQ-RT-05: printed costs; a goblin `discount` card takes 1 gold off goblins only (2 -> 1, 4 -> 3)."""
+    """WQ-RT-05: the data's costs; a goblin `discount` card takes 1 gold off goblins only, never below 1
+    (Goblin Infantry 2 -> 1, Goblin Wolf Riders 2 -> 1; Wood Elf Infantry stays 2)."""
     s = make_state(seat0={"powers": (power_id("goblin_gold"),)})
     assert powers.troop_cost(s, 0, "goblin_foot") == 1
-    assert powers.troop_cost(s, 0, "goblin_wolf_rider") == 3
-    assert powers.troop_cost(s, 0, "elf_foot") == 3
+    assert powers.troop_cost(s, 0, "goblin_wolf_rider") == 1
+    assert powers.troop_cost(s, 0, "elf_foot") == 2
     assert powers.troop_cost(s, 1, "goblin_foot") == 2
     with pytest.raises(ValueError):
         powers.troop_cost(s, 0, "wraith_king")
