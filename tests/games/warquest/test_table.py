@@ -1,7 +1,8 @@
 """WarQuest at the table (games/warquest/table.py): region lights, options, a picked leader's destinations
-with the exact odds of each battle (WQ-MV-10, issue 15 section 5), previews that never turn a hidden card, the
-dice report, and the cards; above all, hidden information (issue 15 section 4, WQ-SU-08/09): a quest's region
-lights only for its holder, and no card shows another seat's hand."""
+with its battles marked, the odds of the chosen move into battle in its preview (WQ-MV-10, issue 15
+section 5), previews that never turn a hidden card, the dice report, and the cards; above all, hidden
+information (issue 15 section 4, WQ-SU-08/09): a quest's region lights only for its holder, and no card shows
+another seat's hand."""
 
 from __future__ import annotations
 
@@ -140,9 +141,9 @@ def test_a_leader_s_destinations_are_its_legal_moves_wq_mv_02() -> None:
     assert ADAPTER.selection(GAME, state, seat, other.id)["destinations"] == []
 
 
-def duel_at_the_border() -> tuple[WqState, int, int, str]:
-    """The first warlord with one Goblin Infantry, and one enemy Goblin Infantry with its Warlord in an
-    adjacent region across an open border: a battle one move away."""
+def duel_at_the_border(mine_count: int = 1) -> tuple[WqState, int, int, str]:
+    """The first warlord with ``mine_count`` Goblin Infantry (ids 900, 902, 903...), and one enemy Goblin
+    Infantry (id 901) with its Warlord in an adjacent region across an open border: a battle one move away."""
     state = turn_state()
     seat = GAME.to_move(state)
     foe = (seat + 1) % state.n
@@ -163,28 +164,52 @@ def duel_at_the_border() -> tuple[WqState, int, int, str]:
     troops = (
         Troop(900, "goblin_foot", seat, mine.region),
         Troop(901, "goblin_foot", foe, there),
+        *(Troop(901 + i, "goblin_foot", seat, mine.region) for i in range(1, mine_count)),
     )
     others = tuple(t for t in state.troops if t.seat not in (seat, foe))
     state = replace(state, leaders=leaders, troops=troops + others, owners=())
     return state, seat, mine.id, there
 
 
-def test_a_destination_that_fights_carries_the_exact_odds_of_the_engine_s_battle_wq_mv_10() -> None:
+def test_a_selection_marks_its_battles_without_computing_odds_wq_mv_10(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The selection must stay cheap (it runs on the server's loop): a fighting destination says
+    ``battle: true`` and whom it fights, and no odds are computed (the screen previews the chosen move)."""
+    from iwgt.games.warquest import odds
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the selection computed odds")
+
+    monkeypatch.setattr(odds, "battle_odds", refuse)
+    monkeypatch.setattr(odds, "rank_previews", refuse)
+    state, seat, leader, there = duel_at_the_border()
+    sel = WqAdapter().selection(GAME, state, seat, leader)
+    fight = next(d for d in sel["destinations"] if d["region"] == there)
+    assert fight["battle"] is True and fight["foe"] == (seat + 1) % state.n
+    assert fight["troops"] == [900]
+    assert "odds" not in fight and "fight" not in fight
+    assert {x["region"] for x in sel["lights"] if x["effect"] == "charge"} >= {there}
+    calm = [d for d in sel["destinations"] if d["region"] != there]
+    assert calm and all(d["battle"] is False and d["foe"] is None for d in calm)
+
+
+def test_the_preview_of_a_move_into_battle_gives_the_exact_odds_of_the_chosen_army_wq_mv_10() -> None:
     from iwgt.games.warquest import odds
 
     state, seat, leader, there = duel_at_the_border()
     sel = ADAPTER.selection(GAME, state, seat, leader)
     fight = next(d for d in sel["destinations"] if d["region"] == there)
-    assert fight["fight"] is True and fight["foe"] == (seat + 1) % state.n
-    assert fight["troops"] == [900]
-    assert {x["region"] for x in sel["lights"] if x["effect"] == "charge"} >= {there}
-    o = fight["odds"]
+    preview = ADAPTER.preview(GAME, state, seat, fight["action"])
+    assert preview["legal"] is True
+    o = preview["odds"]
     assert o is not None
     # The battle is the one the engine starts; its odds are odds.battle_odds' in the table setting.
     after, _ = GAME.apply(state, GAME.action_from_json(fight["action"]))
     direct = odds.battle_odds(after.battle, budget=odds.TABLE_BUDGET, tolerance=odds.TABLE_TOLERANCE)
     assert o["attacker_wins"] == pytest.approx(direct.p_attacker_wins, abs=1e-6)
     assert o["defender_wins"] == pytest.approx(direct.p_defender_wins, abs=1e-6)
+    assert o["rounds_mean"] == pytest.approx(direct.rounds_mean, abs=1e-3)
     assert o["attacker_wins"] + o["defender_wins"] + o["error"] == pytest.approx(1.0, abs=1e-5)
     assert o["exact"] is (o["error"] == 0)
     # One Goblin Infantry a side: each front rank rolls 1 die (WQ-CB-11): a hit 1/6, a flee 1/6 (WQ-CB-01).
@@ -192,9 +217,30 @@ def test_a_destination_that_fights_carries_the_exact_odds_of_the_engine_s_battle
     assert front["dice"] == 1
     assert front["hits"]["1"] == pytest.approx(1 / 6, abs=1e-6)
     assert front["flees"]["1"] == pytest.approx(1 / 6, abs=1e-6)
-    # The preview of the same move says the same.
-    preview = ADAPTER.preview(GAME, state, seat, fight["action"])
-    assert preview["legal"] is True and preview["odds"] == o
+    # A move that fights nobody has no odds.
+    calm = next(d for d in sel["destinations"] if not d["battle"])
+    assert ADAPTER.preview(GAME, state, seat, calm["action"])["odds"] is None
+
+
+def test_troops_left_behind_change_the_preview_s_odds_wq_mv_10() -> None:
+    """Three Goblin Infantry against one win more often than one against one: the preview follows the troops
+    the player ticks, each time the odds of the battle the engine would start with them."""
+    from iwgt.games.warquest import odds
+
+    state, seat, leader, there = duel_at_the_border(mine_count=3)
+    sel = ADAPTER.selection(GAME, state, seat, leader)
+    fight = next(d for d in sel["destinations"] if d["region"] == there)
+    assert sorted(fight["troops"]) == [900, 902, 903]
+    chances = {}
+    for troops in ([900, 902, 903], [900]):
+        action = {**fight["action"], "troops": troops}
+        o = WqAdapter().preview(GAME, state, seat, action)["odds"]
+        after, _ = GAME.apply(state, GAME.action_from_json(action))
+        direct = odds.battle_odds(after.battle, budget=odds.TABLE_BUDGET, tolerance=odds.TABLE_TOLERANCE)
+        assert o["attacker_wins"] == pytest.approx(direct.p_attacker_wins, abs=1e-6)
+        assert o["round"]["attacker"]["front"]["dice"] == len(troops)
+        chances[len(troops)] = o["attacker_wins"]
+    assert chances[3] > chances[1] + 0.2
 
 
 def test_a_refused_action_s_region_lights_red_and_the_preview_says_why() -> None:
@@ -242,8 +288,8 @@ def test_a_battle_decided_before_a_die_is_rolled_shows_certain_odds_wq_ms_41() -
     state = replace(state, troops=tuple(t for t in state.troops if t.id != 901))
     sel = ADAPTER.selection(GAME, state, seat, leader)
     fight = next(d for d in sel["destinations"] if d["region"] == there)
-    assert fight["fight"] is True
-    assert fight["odds"] == {
+    assert fight["battle"] is True
+    assert ADAPTER.preview(GAME, state, seat, fight["action"])["odds"] == {
         "attacker_wins": 1.0,
         "defender_wins": 0.0,
         "error": 0.0,

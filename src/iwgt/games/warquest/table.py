@@ -1,5 +1,5 @@
-"""WarQuest at the table: lights on the map's regions, options, a picked leader's destinations (each battle
-with its exact odds), previews, the dice report and one card per warlord.
+"""WarQuest at the table: lights on the map's regions, options, a picked leader's destinations (its battles
+marked), previews (a move into battle with its odds), the dice report and one card per warlord.
 
 Decisions (for docs/architecture.md):
 
@@ -15,12 +15,15 @@ Decisions (for docs/architecture.md):
   (``destination``), a battle's start (``charge``) and its end (``won``), a conquest (``won``), a tax
   (``tax``), troops bought or mustered (``deploy``), losses (``lost``), a quest declared (``quest``: the card
   is shown to all once attempted).
-- **Selection**: a picked leader's legal destinations, each with its path and the move of the leader with all
-  its unmoved troops (and alone); a destination holding another warlord's pieces fights, and carries the
-  chance of winning the battle (``odds.battle_odds`` in its table setting, ``TABLE_BUDGET`` and
-  ``TABLE_TOLERANCE``: exact for small battles, else with its error bound stated) and the first
-  round's (hits, flees) law of each rank (``odds.rank_previews``). The battle is the one the engine would
-  start: the move is applied to the state (a value: nothing changes) and its ``battle`` read back.
+- **Selection** is cheap: a picked leader's legal destinations, each with its path and the move of the
+  leader with all its unmoved troops (and alone); a destination holding another warlord's pieces is marked
+  ``battle: true``, with no odds (a late leader beside three armies would hold the server's loop a second).
+- **Odds on demand**: ``preview`` of a move into a battle, with the troops the player chose (leaving some
+  behind changes them), gives the chance of winning it (``odds.battle_odds`` in its table setting,
+  ``TABLE_BUDGET`` and ``TABLE_TOLERANCE``: exact for small battles, else with its error bound stated) and
+  the first round's (hits, flees) law of each rank (``odds.rank_previews``). The battle is the one the engine
+  starts: the move is applied to the state (a value: nothing changes) and its ``battle`` read back; the odds
+  are cached per battle, so asking again for the same troops is free.
 - **Preview**: the engine is asked whether the action is legal now and why not; its sentences stop before the
   first event that would turn a hidden card (a market refill, a card drawn, the round's event), so a preview
   never shows what only doing the action would show.
@@ -38,6 +41,8 @@ from iwgt.core.lights import BASE, ORANGE, VIOLET, YELLOW, Light, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.games.warquest import actions as act
+from iwgt.games.warquest import odds
+from iwgt.games.warquest.battle import Battle
 from iwgt.games.warquest.words import Names, WqWords, sentence
 
 SHOWN_MS: Final = 2500
@@ -45,7 +50,7 @@ SHOWN_MS: Final = 2500
 ILLEGAL_MS: Final = 2000
 """A refused region stays red this long."""
 ODDS_CACHE: Final = 64
-"""Battles whose odds the adapter keeps (a selection and the preview that follows ask for the same)."""
+"""Battles whose odds the adapter keeps (the screen previews the same move again as troops are ticked)."""
 
 WQ_EFFECTS: Final = BASE.extend(
     {
@@ -124,7 +129,7 @@ class WqAdapter:
         self.palette = palette
         self.words = WqWords()
         self._legal = LegalActions()
-        self._odds: OrderedDict[Any, JSON | None] = OrderedDict()
+        self._odds: OrderedDict[Battle, JSON] = OrderedDict()
 
     # ---------------------------------------------------------------------------------------- lights
 
@@ -206,7 +211,7 @@ class WqAdapter:
 
     def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
         """A picked leader: its legal destinations, each with its path, the move with all its unmoved troops
-        (and alone), and for a battle the exact odds of winning it and of each rank's first attack."""
+        (and alone), and ``battle: true`` where it would fight (no odds: ``preview`` the chosen move)."""
         st = _state(state)
         out: JSON = {
             "type": "selection",
@@ -241,32 +246,22 @@ class WqAdapter:
                 "troops": list(move.troops),
                 "action": game.action_to_json(move),
                 "alone": game.action_to_json(alone[end]) if end in alone and alone[end] != move else None,
-                "fight": fights,
+                "battle": fights,
                 "foe": min(foes) if foes else None,
-                "odds": self.battle_odds(game, st, move) if fights else None,
             }
             out["destinations"].append(entry)
             lit.region(end, "charge" if fights else "destination")
         out["lights"] = [x.to_json() for x in WQ_EFFECTS.ordered(lit.out)]
         return out
 
-    def battle_odds(self, game: AnyGame, state: Any, move: Any) -> JSON | None:
-        """The exact odds of the battle a move would start: the engine starts it on a copy (a value), and
-        ``odds.battle_odds`` / ``odds.rank_previews`` read the battle as it stands before the ranks are set
-        up. None when the move starts no battle (or the odds cannot be computed yet)."""
-        try:
-            after, _ = game.apply(state, move)
-        except GameError:
-            return None
-        battle = getattr(after, "battle", None)
-        if battle is None:
-            return None
-        key = battle
-        if key in self._odds:
-            self._odds.move_to_end(key)
-            return self._odds[key]
+    def battle_odds(self, battle: Battle) -> JSON:
+        """The odds of a battle as the engine starts it (``odds_json``), cached: the screen asks again as the
+        player ticks troops back and forth."""
+        if battle in self._odds:
+            self._odds.move_to_end(battle)
+            return self._odds[battle]
         found = odds_json(battle)
-        self._odds[key] = found
+        self._odds[battle] = found
         if len(self._odds) > ODDS_CACHE:
             self._odds.popitem(last=False)
         return found
@@ -275,7 +270,7 @@ class WqAdapter:
 
     def preview(self, game: AnyGame, state: Any, seat: Seat, action: JSON) -> JSON:
         """Whether the action is legal now (and why not), what it would do in words (never a hidden card it
-        would turn), and for a move into a battle the exact odds."""
+        would turn), and for a move into a battle the odds of that battle, with the troops the move takes."""
         st = _state(state)
         out: JSON = {
             "type": "preview",
@@ -292,8 +287,8 @@ class WqAdapter:
             out["reason"] = exc.message
             return out
         out["legal"] = True
-        if isinstance(a, act.Move) and getattr(after, "battle", None) is not None:
-            out["odds"] = self.battle_odds(game, st, a)
+        if isinstance(a, act.Move) and after.battle is not None:
+            out["odds"] = self.battle_odds(after.battle)
         names = Names(game.observe(after, seat))
         lines: list[str] = []
         for e in events:
@@ -376,43 +371,29 @@ def leader_regions(observation: JSON) -> dict[int, str]:
     return out
 
 
-def odds_json(battle: Any) -> JSON | None:
-    """A battle's exact odds as the screen shows them: the chance each side wins, the error bound (0: exact),
-    the mean number of rounds, and the first round's (hits, flees) law of each rank; None if the odds
-    module cannot compute them."""
-    from iwgt.games.warquest import odds
-
-    battle_odds = getattr(odds, "battle_odds", None)
-    rank_previews = getattr(odds, "rank_previews", None)
-    if battle_odds is None or rank_previews is None:
-        return None
-    winner = getattr(battle, "winner", None)
-    if winner is not None:  # decided before a die is rolled (a side with no troops at all, WQ-MS-41)
+def odds_json(battle: Battle) -> JSON:
+    """A battle's odds as the screen shows them: the chance each side wins, the error bound (0: exact), the
+    mean number of rounds, and the first round's (hits, flees) law of each rank."""
+    if battle.winner is not None:  # decided before a die is rolled (a side with no troops at all, WQ-MS-41)
         return {
-            "attacker_wins": float(winner == "attacker"),
-            "defender_wins": float(winner == "defender"),
+            "attacker_wins": float(battle.winner == "attacker"),
+            "defender_wins": float(battle.winner == "defender"),
             "error": 0.0,
             "exact": True,
             "rounds_mean": 0.0,
             "round": None,
         }
-    # The screen asks about every destination at once: the odds module's table setting (a state budget and a
-    # tolerance) keeps a big battle to a fraction of a second, its error bound stated (0: exact).
-    budget = getattr(odds, "TABLE_BUDGET", None)
-    tolerance = getattr(odds, "TABLE_TOLERANCE", None)
-    if isinstance(budget, int) and isinstance(tolerance, float):
-        found = battle_odds(battle, budget=budget, tolerance=tolerance)
-    else:
-        found = battle_odds(battle)
+    # The table setting (a state budget and a tolerance) keeps a big battle to a fraction of a second, its
+    # error bound stated (0: exact).
+    found = odds.battle_odds(battle, budget=odds.TABLE_BUDGET, tolerance=odds.TABLE_TOLERANCE)
     error = float(found.error)
-    previews = rank_previews(battle)
     return {
         "attacker_wins": round(float(found.p_attacker_wins), 6),
         "defender_wins": round(float(found.p_defender_wins), 6),
         "error": round(error, 6),
         "exact": error == 0,
         "rounds_mean": round(float(found.rounds_mean), 3),
-        "round": _jsonable(previews),
+        "round": _jsonable(odds.rank_previews(battle)),
     }
 
 
