@@ -558,3 +558,36 @@ def test_tap_for_help_names_a_place_and_a_troop(page: Page, cat: dict[str, Any])
     tid(page, "help-tap").click()
     tid(page, "wq-take-goblin_foot").click()
     expect(tid(page, "help-topic")).to_have_attribute("data-topic", "troop:goblin_foot")
+
+
+def test_every_ownership_flag_stands_inside_its_own_region(page: Page, cat: dict[str, Any]) -> None:
+    """Review B 2: with every region of Myrathia owned, each region's flag (its pole, its cloth and its
+    foot) lies inside that region's own outline, never in a neighbour's."""
+    obs = turn_view(cat)
+    ids = [r["id"] for r in cat["maps"]["myrathia"]["regions"]]
+    held = {r["id"]: r for r in obs["regions"]}
+    obs["regions"] = [
+        {**held.get(k, {"id": k, "leaders": [], "troops": []}), "owner": i % 3} for i, k in enumerate(ids)
+    ]
+    show(page, view(obs, actions=TURN_ACTIONS, movable=[0, 1]))
+    expect(page.locator(".rb-token")).to_have_count(len(ids))
+    outside = page.evaluate(
+        """ids => ids.filter(id => {
+             const flag = document.querySelector(`[data-testid="wq-token-${id}"]`);
+             const region = document.querySelector(`[data-testid="wq-region-${id}"]`);
+             const svg = region.ownerSVGElement;
+             const m = flag.transform.baseVal.consolidate().matrix;
+             // The cloth's tip, the pole's top and foot, in the map's units.
+             return [[-15, -2], [0, -6], [0, 14], [-4, 0]].some(([x, y]) => {
+               const p = svg.createSVGPoint(); p.x = m.e + x; p.y = m.f + y;
+               return !region.isPointInFill(p);
+             });
+           })""",
+        ids,
+    )
+    assert outside == [], outside
+    page.evaluate(
+        "() => document.querySelector('[data-testid=\"wq-region-highmoor\"]')"
+        ".scrollIntoView({block: 'center', inline: 'center'})"
+    )
+    shot(page, "warquest_screen_20_every_flag")

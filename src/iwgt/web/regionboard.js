@@ -52,6 +52,17 @@ export function centroid(outline) {
   return [cx / (3 * a), cy / (3 * a)];
 }
 
+/** Whether a point lies inside a polygon (even-odd ray casting). */
+export function insidePolygon([x, y], outline) {
+  let inside = false;
+  for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+    const [xi, yi] = outline[i];
+    const [xj, yj] = outline[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
 const r1 = (v) => Math.round(v * 10) / 10;
 
 /** A polyline's points as a wavy path (a river): a sine of amplitude `amp` along it, `WAVE` long. */
@@ -391,16 +402,13 @@ export class RegionBoard {
     return g;
   }
 
-  /** Ownership tokens (a small flag in the owner's colour at the region's left) and badges (at its right). */
+  /** Ownership tokens (a small flag in the owner's colour, inside its own region) and badges (at its right). */
   renderMarks(owners, marks) {
     this.gMarks.replaceChildren();
     for (const [k, o] of owners) {
       const where = this.regions.get(String(k));
       if (!where) continue;
-      const [cx, cy] = where.centre;
-      const name = String(where.region.name || "");
-      const x = cx - Math.max(24, name.length * 3.9 + 12);
-      const y = cy - 44;
+      const [x, y] = this.flagSpot(where);
       this.gMarks.append(s("g", { class: "rb-token", testid: `${this.prefix}token-${k}`, "data-region": k, "data-colour": o.colour,
         transform: `translate(${r1(x)},${r1(y)})` },
       o.title ? s("title", {}, o.title) : null,
@@ -429,6 +437,42 @@ export class RegionBoard {
         s("text", { x: w / 2, y: 4.5, class: "rb-badge-text" }, text)));
       });
     }
+  }
+
+  /**
+   * Where a region's ownership flag stands: the first of a few spots round its label (beside the stack, under
+   * it, beside the name) whose whole flag, with a margin, lies inside the region's outline; else the label.
+   */
+  flagSpot(where) {
+    if (where.flag) return where.flag;
+    const [cx, cy] = where.centre;
+    const outline = (where.region.outline || []).map((p) => this.pt(p));
+    const name = String(where.region.name || "");
+    const half = Math.max(20, name.length * 3.9);
+    // The flag's box from its anchor (the pole's foot is at +14): x -15..+1, y -7..+16, a margin of 4 round it.
+    const fits = ([x, y]) => [[x - 19, y - 11], [x + 5, y - 11], [x - 19, y + 20], [x + 5, y + 20], [x - 7, y + 4]]
+      .every((p) => insidePolygon(p, outline));
+    const spots = [[cx - 30, cy + 6], [cx + 46, cy + 6], [cx - 44, cy + 14], [cx + 58, cy + 14], [cx - 14, cy + 56],
+      [cx + 26, cy + 56], [cx - half - 4, cy - 40], [cx + half + 20, cy - 40], [cx - 60, cy + 30], [cx + 72, cy + 30],
+      [cx - 20, cy - 62], [cx + 34, cy - 62], [cx - 80, cy], [cx + 94, cy]];
+    let best = spots.find(fits);
+    if (!best) {
+      // A narrow region: the nearest spot on a fine grid over its outline that holds the flag, off its label,
+      // its places and its stack where it can.
+      const xs = outline.map((q) => q[0]);
+      const ys = outline.map((q) => q[1]);
+      const busy = ([x, y]) => Math.abs(x - 7 - cx) < half + 10 && y > cy - 60 && y < cy + 50;
+      let score = Infinity;
+      for (let x = Math.min(...xs); x <= Math.max(...xs); x += 4) {
+        for (let y = Math.min(...ys); y <= Math.max(...ys); y += 4) {
+          if (!fits([x, y])) continue;
+          const d = Math.hypot(x - (cx - 30), y - (cy + 6)) + (busy([x, y]) ? 400 : 0);
+          if (d < score) { score = d; best = [x, y]; }
+        }
+      }
+    }
+    where.flag = best || spots.find((q) => insidePolygon(q, outline)) || [cx - 30, cy + 6];
+    return where.flag;
   }
 
   renderLights(lights) {
