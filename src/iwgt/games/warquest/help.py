@@ -5,9 +5,12 @@ special location's places and each kind of power and event card's cards, read fr
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from iwgt.core.help import GameHelp, Profile, load_help
+
+if TYPE_CHECKING:
+    from iwgt.games.warquest.rules import TroopKind
 
 HELP_FILE: Final = Path(__file__).parent / "data" / "help.toml"
 """The help file beside the game's other data."""
@@ -36,17 +39,16 @@ SPECIALS: Final = {
 """A special power's key as the text prints its name."""
 
 
-def troop_rows(t: Any) -> tuple[tuple[str, str], ...]:
+def troop_rows(t: TroopKind) -> tuple[tuple[str, str], ...]:
     """A troop kind's profile as the troop table prints it: cost, attack dice, defence, (M), Basic or
     Advanced, where it is recruited, its pool, its special powers, and whether the row is printed or
     designed."""
     kind = "Advanced" if t.advanced else "Basic"
-    if getattr(t, "elite", False):
+    if t.elite:
         kind += ", elite"
-    if getattr(t, "unique", False):
+    if t.unique:
         kind += ", unique"
-    recruit = str(getattr(t, "recruit", "land"))
-    where = RECRUITED.get(recruit, f"in the {t.people} lands")
+    where = RECRUITED.get(t.recruit, f"in the {t.people} lands")
     rows: list[tuple[str, str]] = [
         ("Cost", "not bought" if t.cost is None else f"{t.cost} gold"),
         ("Attack dice", str(t.attack)),
@@ -57,9 +59,8 @@ def troop_rows(t: Any) -> tuple[tuple[str, str], ...]:
         ("Pool", str(t.pool)),
     ]
     specials = [SPECIALS.get(s, s.replace("_", " ").upper()) for s in t.specials]
-    rage = int(getattr(t, "rage", 0) or 0)
-    if rage:
-        specials = [f"RAGE +{rage}" if s == "RAGE" else s for s in specials]
+    if t.rage:
+        specials = [f"RAGE +{t.rage}" if s == "RAGE" else s for s in specials]
     if specials:
         rows.append(("Special", ", ".join(specials)))
     rows.append(

@@ -74,15 +74,14 @@ class WqPlugin(GamePlugin):
     def bot(self, seed: int = 0) -> Bot | None:
         """A new bot for one seat (plans its three actions from its own observation); ``seed`` varies its
         free choices."""
-        try:
-            from iwgt.games.warquest.bot import bot_for
-        except ImportError:  # the bot is written after the rules: until then the game has none
-            return None
+        from iwgt.games.warquest.bot import bot_for
+
         bot: Bot = bot_for(self.game, seed)
         return bot
 
     def build_table(self) -> TableAdapter:
-        """The table adapter: region lights, options, a leader's destinations with exact battle odds."""
+        """The table adapter: region lights, options, a leader's destinations, previews (a move into battle
+        with its odds)."""
         from iwgt.games.warquest.table import WqAdapter
 
         return WqAdapter()

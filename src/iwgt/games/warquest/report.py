@@ -6,12 +6,16 @@ sees it: the secret hands and the cards drawn into them are never printed (issue
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from rich.console import Console
 from rich.markup import escape
 
 from iwgt.core.protocol import Event
+from iwgt.games.warquest import battle_events as be
+from iwgt.games.warquest import events as ev
+from iwgt.games.warquest import happenings as hp
+from iwgt.games.warquest.state import WqState
 from iwgt.games.warquest.words import WqWords
 
 WORDS: Final = WqWords()
@@ -40,7 +44,7 @@ FLUSH: Final = frozenset({"TurnBegan", "EventTurned", "GameOver"})
 QUIET: Final = frozenset({"DeckShuffled"})
 """Events the report leaves out (the shuffles at the start say nothing a reader needs)."""
 
-ROLLS: Final = frozenset({"AttackRolled", "SpellRolled", "Pursued", "MonsterRolled"})
+ROLLS: Final = (be.AttackRolled, be.SpellRolled, be.Pursued, hp.MonsterRolled)
 """Events carrying combat dice, whose faces follow their line."""
 
 
@@ -49,7 +53,7 @@ def dice_line(faces: Sequence[int]) -> str:
     return ", ".join(FACES.get(int(f), "blank") for f in faces)
 
 
-def print_events(console: Console, state: Any, events: Sequence[Event]) -> list[Event]:
+def print_events(console: Console, state: WqState, events: Sequence[Event]) -> list[Event]:
     """Print the events in the game's words, naming warlords and regions from the spectator's observation of
     ``state``; combat dice follow their roll's line; nothing is kept for later."""
     from iwgt.games.warquest.observe import observe
@@ -64,12 +68,11 @@ def print_events(console: Console, state: Any, events: Sequence[Event]) -> list[
         said = WORDS.event(e, obs, None)
         if not said:
             continue
-        if name == "TurnBegan" and getattr(e, "seat", None) == getattr(state, "first", None):
-            console.rule(f"Round {getattr(e, 'round', '?')} of {state.scenario.rounds}", style="dim")
+        if isinstance(e, ev.TurnBegan) and e.seat == state.first:
+            console.rule(f"Round {e.round} of {state.scenario.rounds}", style="dim")
         style = STYLE.get(name, "")
         line = f"[{style}]{escape(said)}[/]" if style else escape(said)
         console.print(line if name in FLUSH else f"  {line}")
-        faces = getattr(e, "faces", None)
-        if name in ROLLS and faces:
-            console.print(f"    [dim]{escape(dice_line(faces))}[/]")
+        if isinstance(e, ROLLS) and e.faces:
+            console.print(f"    [dim]{escape(dice_line(e.faces))}[/]")
     return []

@@ -11,7 +11,7 @@ Decisions (for docs/architecture.md):
   it lit. A card never shows another seat's hand, only how many cards it holds.
 - **Standing lights**: the regions of the leaders the seat may move (``movable``), the battle being fought
   (``battle``, alternating), the seat's own quest regions (``quest``).
-- **Transient lights** of the last step's events, matched by class name as the words are: a move's end
+- **Transient lights** of the last step's events, by event class: a move's end
   (``destination``), a battle's start (``charge``) and its end (``won``), a conquest (``won``), a tax
   (``tax``), troops bought or mustered (``deploy``), losses (``lost``), a quest declared (``quest``: the card
   is shown to all once attempted).
@@ -41,8 +41,12 @@ from iwgt.core.lights import BASE, ORANGE, VIOLET, YELLOW, Light, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.games.warquest import actions as act
+from iwgt.games.warquest import battle_events as be
+from iwgt.games.warquest import events as ev
+from iwgt.games.warquest import happenings as hp
 from iwgt.games.warquest import odds
 from iwgt.games.warquest.battle import Battle
+from iwgt.games.warquest.powers import FreeTroops
 from iwgt.games.warquest.words import Names, WqWords, sentence
 
 SHOWN_MS: Final = 2500
@@ -81,6 +85,11 @@ REVEALING: Final = frozenset(
 )
 """Events that turn a hidden card (a market refill, a card drawn, the round's event): a preview stops before
 the first of them."""
+
+DEPLOYED: Final = (ev.TroopsBought, ev.LeadersPlaced, hp.Mustered, FreeTroops, ev.LieutenantBought)
+"""Events that put pieces on a region (lit ``deploy``)."""
+LOST: Final = (hp.TroopLost, hp.TokenRemoved, be.ArmyFellBack)
+"""Events that take pieces off a region (lit ``lost``)."""
 
 ROLLED: Final = frozenset({"AttackRolled", "SpellRolled", "Pursued", "MonsterRolled", "QuestRolled"})
 """Events carrying dice, for the report."""
@@ -165,26 +174,24 @@ class WqAdapter:
 
     def _transient(self, lit: _Lit, events: Sequence[Event]) -> None:
         for e in events:
-            kind = type(e).__name__
             shown = SHOWN_MS
-            if kind == "ArmyMoved":
-                path = getattr(e, "path", ())
-                if path:
-                    lit.region(path[-1], "destination", duration=shown)
-            elif kind == "BattleBegan":
-                lit.region(getattr(e, "region", None), "charge", "flash", duration=shown)
-            elif kind in ("BattleWon", "Conquered"):
-                lit.region(getattr(e, "region", None), "won", duration=shown)
-            elif kind == "Taxed":
-                lit.region(getattr(e, "region", None), "tax", "flash", duration=shown)
-            elif kind in ("TroopsBought", "LeadersPlaced", "Mustered", "FreeTroops", "LieutenantBought"):
-                lit.region(getattr(e, "region", None), "deploy", duration=shown)
-            elif kind in ("TroopLost", "TokenRemoved", "ArmyFellBack"):
-                lit.region(getattr(e, "region", None), "lost", duration=shown)
-            elif kind == "WarlordEscaped":
-                lit.region(getattr(e, "region", None), "destination", duration=shown)
-            elif kind == "QuestDeclared":  # the card is shown to all once attempted (WQ-QU-01)
-                lit.region(getattr(e, "region", None), "quest", "flash", duration=shown)
+            if isinstance(e, ev.ArmyMoved):
+                if e.path:
+                    lit.region(e.path[-1], "destination", duration=shown)
+            elif isinstance(e, be.BattleBegan):
+                lit.region(e.region, "charge", "flash", duration=shown)
+            elif isinstance(e, be.BattleWon | ev.Conquered):
+                lit.region(e.region, "won", duration=shown)
+            elif isinstance(e, ev.Taxed):
+                lit.region(e.region, "tax", "flash", duration=shown)
+            elif isinstance(e, DEPLOYED):
+                lit.region(e.region, "deploy", duration=shown)
+            elif isinstance(e, LOST):
+                lit.region(e.region, "lost", duration=shown)
+            elif isinstance(e, be.WarlordEscaped):
+                lit.region(e.region, "destination", duration=shown)
+            elif isinstance(e, ev.QuestDeclared):  # the card is shown to all once attempted (WQ-QU-01)
+                lit.region(e.region, "quest", "flash", duration=shown)
 
     def refusal_lights(self, observation: JSON, action: JSON) -> list[Light]:
         """A refused action's region (a move's end, a tax, a recruit...) red for ``ILLEGAL_MS``."""

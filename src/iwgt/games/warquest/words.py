@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
+from iwgt.core.errors import DataFileError
 from iwgt.core.protocol import JSON, Event, Seat
 
 SILENT_ACTIONS: Final = frozenset(
@@ -200,14 +201,14 @@ class Names:
             return "somewhere"
         try:
             return _region_names(self.map).get(region, why(region)) if self.map else why(region)
-        except Exception:  # a map that cannot load names nothing; the id still reads
+        except DataFileError:  # an unknown map (a hand-built observation) names nothing; the id still reads
             return why(region)
 
     def city(self, region: Any) -> str:
         """The city of a region (``Aldhaven``), or the region's name."""
         try:
             found = _cities(self.map).get(region) if self.map and isinstance(region, str) else None
-        except Exception:
+        except DataFileError:
             found = None
         return found or self.region(region)
 

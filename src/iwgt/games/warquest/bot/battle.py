@@ -85,10 +85,7 @@ def best_assign(state: WqState, offered: Sequence[act.Action]) -> act.Action:
     best = assigns[0]
     best_score = _score_assign(b, side, target, best)
     for a in assigns[1:]:
-        try:
-            s = _score_assign(b, side, target, a)
-        except (ValueError, KeyError, AssertionError):
-            continue
+        s = _score_assign(b, side, target, a)
         if s > best_score:
             best, best_score = a, s
     return best
@@ -108,12 +105,9 @@ def press_on(state: WqState) -> act.PressOn:
         return act.PressOn(withdraw=False)
     if ratio < 0.35:
         return act.PressOn(withdraw=True)
-    try:
-        from iwgt.games.warquest.odds import battle_odds
+    from iwgt.games.warquest.odds import battle_odds
 
-        o = battle_odds(b, budget=ODDS_BUDGET)
-    except (ValueError, KeyError):
-        return act.PressOn(withdraw=ratio < 0.7)
+    o = battle_odds(b, budget=ODDS_BUDGET)  # the question is asked at stage "press_on", which the odds take
     settled = o.p_attacker_wins + o.p_defender_wins
     if settled < 0.05:  # a battle too big to follow: the quick measure decides
         return act.PressOn(withdraw=ratio < 0.7)

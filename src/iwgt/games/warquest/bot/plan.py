@@ -98,19 +98,16 @@ class WqBot:
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
         quests, conquests = hand_of(obs)
-        try:
-            if state.battle is not None:
-                answer: act.Action = fight.answer(
-                    state, seat, legal, self._quest_regions(state, quests), moves_between
-                )
-                return answer
-            if isinstance(legal[0], act.Discard):
-                return self._discard(state, seat, legal, quests)
-            if isinstance(legal[0], act.Place):
-                return self._place(state, seat, legal, quests)
-            return self._turn(state, seat, legal, quests, conquests)
-        except GameError:
-            return legal[0]
+        # A planning error is a bug: it is raised, never turned into "the first legal action".
+        if state.battle is not None:
+            regions = self._quest_regions(state, quests)
+            answer: act.Action = fight.answer(state, seat, legal, regions, moves_between)
+            return answer
+        if isinstance(legal[0], act.Discard):
+            return self._discard(state, seat, legal, quests)
+        if isinstance(legal[0], act.Place):
+            return self._place(state, seat, legal, quests)
+        return self._turn(state, seat, legal, quests, conquests)
 
     # ------------------------------------------------------------------ helpers
 
