@@ -50,6 +50,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/coloured_dice_odds.py
 	$(BIN)/python benchmarks/coloured_dice_engine.py
 	$(BIN)/python benchmarks/coloured_dice_bot.py
+	$(BIN)/python benchmarks/warquest_odds.py --repeat 1
+	$(BIN)/python benchmarks/warquest_costs.py --runs 10
+	$(BIN)/python benchmarks/warquest_bot.py --games 10 --players 2,3 --rounds 6 --quiet
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
