@@ -22,13 +22,32 @@ def version(page: Page) -> int:
     return v
 
 
+FIRST_COVER = """() => !!(window.iwgtTable && !window.iwgtTable.view
+                     && document.querySelector('[data-testid="pass-screen"]'))"""
+"""A shared screen's first view waiting behind the pass-and-play cover (nothing shown yet)."""
+
+
+def lift_first_cover(page: Page) -> None:
+    """Tap through the cover a shared screen puts over its first view (on opening or reloading the page)."""
+    if page.evaluate(FIRST_COVER):
+        tid(page, "pass-continue").click()
+
+
 def wait_version(page: Page, at_least: int) -> None:
-    """Wait until the page shows a view of at least this version."""
+    """Wait until the page shows a view of at least this version (lifting the first view's cover)."""
     page.wait_for_function(
-        "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
+        f"""v => ({FIRST_COVER})()
+                 || (window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v)""",
         arg=at_least,
         timeout=WAIT_MS,
     )
+    if page.evaluate(FIRST_COVER):
+        lift_first_cover(page)
+        page.wait_for_function(
+            "v => window.iwgtTable && window.iwgtTable.view && window.iwgtTable.view.version >= v",
+            arg=at_least,
+            timeout=WAIT_MS,
+        )
 
 
 def open_link(browser: Browser, base: str, link: str, viewport: ViewportSize = FULL_HD) -> Page:

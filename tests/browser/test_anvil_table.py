@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import Server, shot
-from .kit import WAIT_MS, open_link, tid, version, wait_version
+from .kit import FIRST_COVER, WAIT_MS, lift_first_cover, open_link, tid, version, wait_version
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TABLET: ViewportSize = {"width": 1024, "height": 768}
@@ -136,12 +136,16 @@ def view(page: Page) -> dict[str, Any]:
 def wait_settled(page: Page) -> None:
     """Wait until a seat of this screen is to act in the view shown, or a cover is up, or the game is over."""
     page.wait_for_function(
-        """() => { const t = window.iwgtTable; if (!t || !t.view) return false;
+        """() => { const t = window.iwgtTable; if (!t) return false;
+                   if (!t.view) return !!document.querySelector('[data-testid="pass-screen"]');
                    if (t.view.status !== 'playing') return true;
                    if (document.querySelector('[data-testid="pass-screen"]')) return true;
                    return t.view.to_move === t.view.seat && t.mySeats().includes(t.view.seat); }""",
         timeout=WAIT_MS * 4,
     )
+    if page.evaluate(FIRST_COVER):  # the page's first view waits behind the cover: its player taps through
+        lift_first_cover(page)
+        wait_settled(page)
 
 
 def new_table(server: Server, seats: list[str], seed: int = 1) -> dict[str, Any]:

@@ -781,6 +781,29 @@ def test_human_against_the_bot_timer_options_and_quit(server: Server, browser: B
         page.close()
 
 
+@pytest.mark.timeout(90)
+def test_a_shared_screen_covers_its_first_view_and_after_a_reload(server: Server, browser: Browser) -> None:
+    """Pass and play (docs/screen-shell.md): at a shared touchscreen of a game with secrets, the page's very
+    first view, and the first view after a reload, wait behind the opaque cover until the player taps; no view
+    is drawn before."""
+    made = create_table(server, mode="shared", seats=["human", "human"])
+    page = browser.new_page(viewport=FULL_HD)
+    watch_errors(page)
+    try:
+        page.goto(absolute(server, made["links"]["table"]))
+        for _ in ("opened", "reloaded"):
+            expect(tid(page, "pass-screen")).to_be_visible()
+            expect(tid(page, "pass-screen")).to_contain_text("Pass to")
+            assert page.evaluate("() => window.iwgtTable.view") is None
+            tid(page, "pass-continue").click()
+            expect(tid(page, "pass-screen")).to_have_count(0)
+            assert version(page) >= 0
+            page.reload()
+        no_page_errors(page)
+    finally:
+        page.close()
+
+
 # -- 3. physical dice ----------------------------------------------------------------------------------------
 
 

@@ -58,8 +58,9 @@ def settle(page: Page) -> dict[str, Any]:
     """Wait until a seat of this screen is to act (lifting the pass-and-play cover) or the game is over."""
     while True:
         page.wait_for_function(
-            """() => { const t = window.iwgtTable; if (!t || !t.view) return false;
+            """() => { const t = window.iwgtTable; if (!t) return false;
                        if (document.querySelector('[data-testid="pass-screen"]')) return true;
+                       if (!t.view) return false;
                        const dice = '[data-testid="die-dialog"], [data-testid="wq-tally-dialog"]';
                        if (document.querySelector(dice)) return true;
                        if (t.view.status !== 'playing') return true;
@@ -551,3 +552,29 @@ def test_the_table_fits_a_phone_and_a_tablet(server: Server, browser: Browser, s
     finally:
         for p in pages:
             p.close()
+
+
+def test_a_shared_screen_covers_the_first_view_and_a_reload(server: Server, browser: Browser) -> None:
+    """Issue 15 section 4, review B 5: at a shared touchscreen of three warlords, the page's first view and
+    the view after a reload wait behind the pass-and-play cover; no quest or conquest card of the seat to act
+    is in the DOM until its holder taps through."""
+    made = remote_table(server, mode="shared")
+    page = open_link(browser, server.base, made["links"]["table"], DESKTOP)  # type: ignore[arg-type]
+    try:
+        for shown in ("opened", "reloaded"):
+            expect(tid(page, "pass-screen")).to_be_visible()
+            assert page.evaluate("() => window.iwgtTable.view") is None, shown
+            expect(page.locator('[data-testid^="wq-quest-"], [data-testid^="wq-conquest-"]')).to_have_count(0)
+            if shown == "opened":
+                shot(page, "warquest_08_first_cover")
+            tid(page, "pass-continue").click()
+            expect(tid(page, "pass-screen")).to_have_count(0)
+            hand = page.evaluate("() => window.iwgtTable.view.observation.hand")
+            assert hand["quests"], shown
+            for q in hand["quests"]:
+                expect(tid(page, f"wq-quest-{q['id']}")).to_contain_text(q["name"])
+            if shown == "opened":
+                page.reload()
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+    finally:
+        page.close()

@@ -337,7 +337,8 @@ export class Shell {
     heard(view, this.game.constructor); // sound.js: the cues of a new step
     const several = this.mySeats().length > 1;
     const over = view.status !== "playing";
-    if (this.traits.secrets && several && !over && this.shownSeat !== null && view.seat !== this.shownSeat) {
+    // The first view of a page (opened or reloaded) is covered too: no hand is shown before its holder taps.
+    if (this.traits.secrets && several && !over && view.seat !== this.shownSeat) {
       // Pass and play: the view waits behind an opaque cover until the next player taps.
       this.heldView = view;
       if (!this.dialogs.cover) {
