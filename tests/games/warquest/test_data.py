@@ -316,13 +316,17 @@ def test_card_texts_say_their_numbers() -> None:
         assert p.text.startswith("Event:") == p.event, p.key
 
 
-def test_locations_agree_with_the_map() -> None:
-    """WQ-MS-28: the data's 15 location keys are the map's (maps.LOCATIONS, the MAP engineer's table)."""
-    maps = pytest.importorskip("iwgt.games.warquest.maps")
-    assert set(LOCATION_KEYS) == set(maps.LOCATIONS)
-    assert len(LOCATION_KEYS) == 15
-    # The kingdoms and peoples the cards name are the map's too (WQ-MS-26, WQ-MS-31).
-    assert set(KINGDOMS) == set(maps.KINGDOMS) and set(PEOPLES) == set(maps.PEOPLES)
+def test_every_map_holds_the_kingdoms_peoples_and_locations_the_cards_name() -> None:
+    """WQ-MS-26/28/31: the cards' kingdoms, peoples and 15 special locations (one table, rules.py) are on
+    every shipped map: all eight kingdoms, each people's wild lands, each location on one region."""
+    from iwgt.games.warquest.maps import load_map, map_keys
+
+    assert len(LOCATION_KEYS) == 15 and len(KINGDOMS) == 8 and len(PEOPLES) == 8
+    for key in map_keys():
+        m = load_map(key)
+        assert set(m.kingdoms) == set(KINGDOMS), key
+        assert {r.people for r in m.regions.values() if r.people} == set(PEOPLES), key
+        assert set(m.location_region) == set(LOCATION_KEYS), key
 
 
 # ------------------------------------------------------------------ broken files

@@ -11,22 +11,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from iwgt.core.protocol import JSON
 from iwgt.core.terminal import console
-
-SEATS: Final = (
-    ("the Red Warlord", "#c0392b"),
-    ("the Blue Warlord", "#2e6fd8"),
-    ("the Green Warlord", "#27ae60"),
-    ("the Yellow Warlord", "#d4ac0d"),
-    ("the Purple Warlord", "#8e44ad"),
-)
-"""The seats in order: name and colour (the spec's seat names, WQ-CM-12: five warlords)."""
+from iwgt.games.warquest.score import SEAT_COLOURS, SEAT_NAMES
 
 
 def unit_json(t: Any) -> JSON:
@@ -81,7 +73,7 @@ def catalogue() -> JSON:
         "troops": {k: troop_json(t) for k, t in r.troops.items()},
         "troop_order": list(r.troops),
         "locations": {k: {"name": name, "kind": kind} for k, (name, kind) in LOCATIONS.items()},
-        "seats": [{"seat": i, "name": n, "colour": c} for i, (n, c) in enumerate(SEATS)],
+        "seats": [{"seat": i, "name": n, "colour": SEAT_COLOURS[i]} for i, n in enumerate(SEAT_NAMES)],
         "combat_die": list(COMBAT_FACES),
         "powers": [
             {

@@ -22,21 +22,10 @@ RECRUITED: Final = {
 }
 """Where a troop kind is recruited, for the kinds not recruited in their people's land."""
 
-SPECIALS: Final = {
-    "hero": "HERO",
-    "relentless_pursuit": "RELENTLESS PURSUIT",
-    "shield": "SHIELD",
-    "untrained_archer": "UNTRAINED ARCHER",
-    "rage": "RAGE",
-    "ambush": "AMBUSH",
-    "missile_shield": "MISSILE SHIELD",
-    "wall": "WALL",
-    "fireball": "FIREBALL",
-    "ice_blast": "ICE BLAST",
-    "regenerate": "REGENERATE",
-    "fire_breath": "FIRE BREATH",
-}
-"""A special power's key as the text prints its name."""
+
+def special_name(key: str) -> str:
+    """A special power's key as the text prints its name (``relentless_pursuit``: ``RELENTLESS PURSUIT``)."""
+    return key.replace("_", " ").upper()
 
 
 def troop_rows(t: TroopKind) -> tuple[tuple[str, str], ...]:
@@ -58,7 +47,7 @@ def troop_rows(t: TroopKind) -> tuple[tuple[str, str], ...]:
         ("Recruited", where),
         ("Pool", str(t.pool)),
     ]
-    specials = [SPECIALS.get(s, s.replace("_", " ").upper()) for s in t.specials]
+    specials = [special_name(s) for s in t.specials]
     if t.rage:
         specials = [f"RAGE +{t.rage}" if s == "RAGE" else s for s in specials]
     if specials:

@@ -21,6 +21,12 @@ from pydantic import BeforeValidator, ConfigDict, Field, field_validator, model_
 
 from iwgt.core.datafiles import DataModel, parse_toml, validate
 from iwgt.core.errors import DataFileError
+
+# The kingdoms, peoples and special locations are the game's (rules.py, one table): every map uses their keys.
+from iwgt.games.warquest.rules import KINGDOMS as KINGDOMS
+from iwgt.games.warquest.rules import LOCATIONS as LOCATIONS
+from iwgt.games.warquest.rules import PEOPLES as PEOPLES
+from iwgt.games.warquest.rules import LocationKind as LocationKind
 from iwgt.geometry.regions import BorderKind, MapError, RegionMap, build
 
 JSON = dict[str, Any]
@@ -28,44 +34,6 @@ JSON = dict[str, Any]
 
 MAPS_DIR = Path(__file__).parent / "data" / "maps"
 """Where the shipped maps live, one TOML file per map, named by its key."""
-
-KINGDOMS: tuple[str, ...] = (
-    "vandar",
-    "aldmark",
-    "corwen",
-    "eskerholt",
-    "morvath",
-    "thalassa",
-    "drennor",
-    "sylmar",
-)
-"""The eight kingdoms of Myrathia (WQ-IN-01, WQ-MS-26): every map has all eight (conquest cards name them)."""
-
-PEOPLES: tuple[str, ...] = ("goblin", "elf", "dwarf", "satyr", "orc", "bugbear", "troll", "dragon")
-"""The other races, each with its wild lands on the periphery, where its troops are recruited (WQ-MS-31)."""
-
-LocationKind = Literal["tower", "tunnel", "tomb", "monument", "dungeon", "cave", "shrine"]
-"""The kinds of Special Location (WQ-MP-05)."""
-
-LOCATIONS: dict[str, tuple[str, LocationKind]] = {
-    "tower_of_winds": ("the Tower of Winds", "tower"),
-    "tower_of_embers": ("the Tower of Embers", "tower"),
-    "black_tower": ("the Black Tower", "tower"),
-    "deep_tunnels": ("the Deep Tunnels", "tunnel"),
-    "goblin_tunnels": ("the Goblin Tunnels", "tunnel"),
-    "dwarf_gate": ("the Dwarf Gate", "tunnel"),
-    "tomb_of_the_wraith_king": ("the Tomb of the Wraith King", "tomb"),
-    "barrow_of_kings": ("the Barrow of Kings", "tomb"),
-    "monument_of_vandar": ("the Monument of Vandar", "monument"),
-    "standing_stones": ("the Standing Stones", "monument"),
-    "dungeon_of_despair": ("the Dungeon of Despair", "dungeon"),
-    "the_pit": ("the Pit", "dungeon"),
-    "dragon_cave": ("the Dragon's Cave", "cave"),
-    "crystal_cave": ("the Crystal Cave", "cave"),
-    "sunken_temple": ("the Sunken Temple", "shrine"),
-}
-"""The 15 Special Locations (WQ-MP-05, WQ-MS-28): key -> (name, kind); each is on exactly one region of every
-map, and the quest cards name them."""
 
 _ID = r"^[a-z][a-z0-9_]*$"
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
@@ -47,43 +47,35 @@ KINGDOMS: tuple[str, ...] = (
     "drennor",
     "sylmar",
 )
-"""The eight kingdoms of Myrathia (WQ-IN-01, WQ-MS-26); the map files (maps.py) use the same keys."""
+"""The eight kingdoms of Myrathia (WQ-IN-01, WQ-MS-26): every map has all eight (conquest cards name them)."""
 PEOPLES: tuple[str, ...] = ("goblin", "elf", "dwarf", "satyr", "orc", "bugbear", "troll", "dragon")
 """The peoples whose wild lands troops are recruited in (WQ-RT-02, WQ-MS-31)."""
-LOCATION_KEYS: tuple[str, ...] = (
-    "tower_of_winds",
-    "tower_of_embers",
-    "black_tower",
-    "deep_tunnels",
-    "goblin_tunnels",
-    "dwarf_gate",
-    "tomb_of_the_wraith_king",
-    "barrow_of_kings",
-    "monument_of_vandar",
-    "standing_stones",
-    "dungeon_of_despair",
-    "the_pit",
-    "dragon_cave",
-    "crystal_cave",
-    "sunken_temple",
-)
-"""The 15 special locations of the quests (WQ-MP-05, WQ-MS-28). maps.py owns their names and kinds; the data
-keeps its own copy of the keys (a test checks they agree) so that the cards load without the map."""
-SPECIALS: tuple[str, ...] = (
-    "hero",
-    "relentless_pursuit",
-    "shield",
-    "untrained_archer",
-    "rage",
-    "ambush",
-    "missile_shield",
-    "wall",
-    "fireball",
-    "ice_blast",
-    "regenerate",
-    "fire_breath",
-)
-"""The special powers in combat (WQ-SP-02..14); "hero" is the leaders' and no troop has it."""
+LocationKind = Literal["tower", "tunnel", "tomb", "monument", "dungeon", "cave", "shrine"]
+"""The kinds of Special Location (WQ-MP-05)."""
+
+LOCATIONS: dict[str, tuple[str, LocationKind]] = {
+    "tower_of_winds": ("the Tower of Winds", "tower"),
+    "tower_of_embers": ("the Tower of Embers", "tower"),
+    "black_tower": ("the Black Tower", "tower"),
+    "deep_tunnels": ("the Deep Tunnels", "tunnel"),
+    "goblin_tunnels": ("the Goblin Tunnels", "tunnel"),
+    "dwarf_gate": ("the Dwarf Gate", "tunnel"),
+    "tomb_of_the_wraith_king": ("the Tomb of the Wraith King", "tomb"),
+    "barrow_of_kings": ("the Barrow of Kings", "tomb"),
+    "monument_of_vandar": ("the Monument of Vandar", "monument"),
+    "standing_stones": ("the Standing Stones", "monument"),
+    "dungeon_of_despair": ("the Dungeon of Despair", "dungeon"),
+    "the_pit": ("the Pit", "dungeon"),
+    "dragon_cave": ("the Dragon's Cave", "cave"),
+    "crystal_cave": ("the Crystal Cave", "cave"),
+    "sunken_temple": ("the Sunken Temple", "shrine"),
+}
+"""The 15 Special Locations (WQ-MP-05, WQ-MS-28): key -> (name, kind); each is on exactly one region of every
+map (maps.py places them), and the quest cards name them."""
+
+LOCATION_KEYS: tuple[str, ...] = tuple(LOCATIONS)
+"""The 15 special locations' keys, in the order above."""
+
 Special = Literal[
     "hero",
     "relentless_pursuit",
@@ -98,7 +90,9 @@ Special = Literal[
     "regenerate",
     "fire_breath",
 ]
-"""A special power's key (the same list as SPECIALS)."""
+"""A special power's key."""
+SPECIALS: tuple[Special, ...] = get_args(Special)
+"""The special powers in combat (WQ-SP-02..14); "hero" is the leaders' and no troop has it."""
 Recruit = Literal["land", "city", "wraith", "none"]
 """Where a troop is recruited: its people's land, any city (wizards), the Wraith King's region (skeletons),
 nowhere (the Wraith King himself comes with a card)."""

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from iwgt.core.errors import DataFileError
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.games.warquest.score import SEAT_NAMES
 
 SILENT_ACTIONS: Final = frozenset(
     {"place", "move", "power", "tax", "conquer", "recruit", "lieutenant", "quest", "end_turn", "discard"}
@@ -29,8 +30,6 @@ SILENT_ACTIONS: Final = frozenset(
 ``Taxed``, ``Conquered``, ``TroopsBought``, ``LieutenantBought``, ``QuestDeclared``, ``TurnEnded``,
 ``PowerDiscarded``)."""
 
-SEAT_NAMES: Final = ("the Red Warlord", "the Blue Warlord", "the Green Warlord", "the Yellow Warlord")
-"""Seat names when an observation gives none (the spec's seat order; the fifth is purple)."""
 
 DECKS: Final = {
     "quest": "quest",
@@ -177,7 +176,7 @@ class Names:
 
     @staticmethod
     def _default(seat: int) -> str:
-        return SEAT_NAMES[seat] if 0 <= seat < len(SEAT_NAMES) else "the Purple Warlord"
+        return SEAT_NAMES[seat] if 0 <= seat < len(SEAT_NAMES) else f"warlord {seat}"
 
     def seat(self, seat: Any) -> str:
         """A warlord's name inside a sentence (``the Red Warlord``)."""
