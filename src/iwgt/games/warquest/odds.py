@@ -517,9 +517,11 @@ class _Chain:
         out = self.worths.get(side)
         if out is None:
             key = self.keys[side]
-            out = self.worths[side] = sum(
-                gold_worth(self.ctx.kinds[k]) for area in key[:3] for k, _ in cast(AreaKey, area)
-            )
+            areas: tuple[AreaKey, ...] = (key[0], key[1], key[2])  # front, rear, reserve
+            total = 0
+            for area in areas:
+                total += sum(gold_worth(self.ctx.kinds[k]) for k, _ in area)
+            out = self.worths[side] = total
         return out
 
 
