@@ -52,8 +52,28 @@ def standings(state: WqState) -> list[tuple[int, int, int, int]]:
     return sorted(rows, key=lambda r: (-r[0], -r[1], -r[2], r[3]))
 
 
+def _quests(n: int) -> str:
+    return f"{n} sacred quest" + ("" if n == 1 else "s")
+
+
+def tie_break(rows: list[tuple[int, int, int, int]]) -> str | None:
+    """What decided between warlords tied on the most VP (``standings`` rows, best first), in words:
+    ``20 VP each; the Blue Warlord has more sacred quests (2 to 1)`` (WQ-MS-39); None when not tied."""
+    vp, holy, gold, first = rows[0]
+    tied = [r for r in rows if r[0] == vp]
+    if len(tied) == 1:
+        return None
+    _, next_holy, next_gold, _ = tied[1]
+    if holy > next_holy:
+        return f"{vp} VP each; {SEAT_NAMES[first]} has more sacred quests ({holy} to {next_holy})"
+    if gold > next_gold:
+        return f"{vp} VP and {_quests(holy)} each; {SEAT_NAMES[first]} has more gold ({gold} to {next_gold})"
+    return f"{vp} VP, {_quests(holy)} and {gold} gold each"
+
+
 def final_result(state: WqState, reason: str | None = None) -> Result:
-    """The result: the Emperor, else the most VP with the tie-breaks (several winners when still tied)."""
+    """The result: the Emperor, else the most VP with the tie-breaks (several winners when still tied); the
+    reason says which tie-break decided."""
     e = emperor(state)
     if e is not None:
         why = reason or f"{SEAT_NAMES[e]} completes {sacred(state, e)} sacred quests and is crowned Emperor"
@@ -61,7 +81,7 @@ def final_result(state: WqState, reason: str | None = None) -> Result:
     rows = standings(state)
     best = rows[0][:3]
     winners = [r[3] for r in rows if r[:3] == best]
-    why = reason or f"the most victory points ({best[0]} VP) when the last round is over"
+    why = reason or tie_break(rows) or f"the most victory points ({best[0]} VP) when the last round is over"
     if len(winners) == 1:
         w = winners[0]
         return Result.win(winners, state.n, why, side=SEAT_SIDES[w], title=SEAT_NAMES[w])

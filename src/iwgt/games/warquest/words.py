@@ -365,8 +365,10 @@ def _event_turned(e: Any, n: Names, seat: Seat | None) -> str:
 def _game_over(e: Any, n: Names, seat: Seat | None) -> str:
     winners = listed([n.seat(s) for s in e.winners])
     vp = ", ".join(f"{n.seat(s)} {v}" for s, v in enumerate(e.vp))
-    verb = "win" if len(e.winners) > 1 else "wins"
-    return f"The game is over: {winners} {verb} ({why(e.reason)}). Victory points: {vp}."
+    if len(e.winners) != 1:  # a shared victory's reason names the winners ("... share the victory: ...")
+        return f"The game is over: {why(e.reason)}. Victory points: {vp}."
+    # A colon, not brackets: the reason may hold its own (a tie-break's "(2 to 1)").
+    return f"The game is over and {winners} wins: {why(e.reason)}. Victory points: {vp}."
 
 
 # ------------------------------------------------------------------------------------------ battles
