@@ -142,3 +142,25 @@ def test_ranks_set_up_in_words_wq_cb_02_03() -> None:
     assert WORDS.event(arranged, OBS, None) == (
         "The Blue Warlord sets up 5 in the front rank, 1 in the rear rank and none in reserve."
     )
+
+
+def test_the_wraith_king_recalled_at_his_tomb_reads_as_his_return_wq_tr_04() -> None:
+    """The recall is a Recruit of cost 0 (TroopsBought) then WraithKingArrived: only the arrival speaks, never
+    "buys 1 Wraith King for 0 gold"."""
+    from iwgt.games.warquest.powers import WraithKingArrived
+
+    recalled = ev.TroopsBought(0, "vandar_crown", (("wraith_king", 1),), (30,), 0)
+    arrived = WraithKingArrived(0, "vandar_crown", 30)
+    assert WORDS.event(recalled, OBS, None) is None
+    assert (
+        WORDS.event(arrived, OBS, None) == "The Wraith King rises to serve the Red Warlord in Vandar Crown."
+    )
+    bought = ev.TroopsBought(1, "vandar_crown", (("goblin_foot", 2),), (31, 32), 2)
+    assert (
+        WORDS.event(bought, OBS, None)
+        == "The Blue Warlord buys 2 Goblin Infantry in Vandar Crown for 2 gold."
+    )
+    free = ev.TroopsBought(1, "vandar_crown", (("goblin_foot", 1),), (33,), 0)
+    assert (
+        WORDS.event(free, OBS, None) == "The Blue Warlord buys 1 Goblin Infantry in Vandar Crown at no cost."
+    )

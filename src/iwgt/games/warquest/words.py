@@ -261,8 +261,13 @@ def _leaders_placed(e: Any, n: Names, seat: Seat | None) -> str:
     return f"{n.Seat(e.seat)} places the Warlord and a Lieutenant in {n.region(e.region)}."
 
 
-def _troops_bought(e: Any, n: Names, seat: Seat | None) -> str:
-    return f"{n.Seat(e.seat)} buys {kinds_words(e.troops)} in {n.region(e.region)} for {e.cost} gold."
+def _troops_bought(e: Any, n: Names, seat: Seat | None) -> str | None:
+    # The Wraith King is recalled, not bought (WQ-TR-04): WraithKingArrived, which follows, tells it.
+    bought = [(k, c) for k, c in e.troops if k != "wraith_king"]
+    if not bought:
+        return None
+    price = f"for {e.cost} gold" if e.cost else "at no cost"
+    return f"{n.Seat(e.seat)} buys {kinds_words(bought)} in {n.region(e.region)} {price}."
 
 
 def _turn_began(e: Any, n: Names, seat: Seat | None) -> str:
