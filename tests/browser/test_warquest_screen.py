@@ -591,3 +591,136 @@ def test_every_ownership_flag_stands_inside_its_own_region(page: Page, cat: dict
         ".scrollIntoView({block: 'center', inline: 'center'})"
     )
     shot(page, "warquest_screen_20_every_flag")
+
+
+def logged(version: int, text: list[str], *events: dict[str, Any]) -> dict[str, Any]:
+    """A log step as the server sends it (docs/protocol.md): its version, its events, its sentences."""
+    return {
+        "version": version,
+        "actor": 0,
+        "action": {},
+        "origin": "player",
+        "events": list(events),
+        "text": text,
+    }
+
+
+def test_what_just_happened_is_shown_where_the_player_looks(page: Page, cat: dict[str, Any]) -> None:
+    """Review B 1 (WQ-QU-03/04, WQ-CB-09..12, WQ-MS-38..42): a quest's two dice and its outcome in a banner
+    over the map; the log's last sentences near the top of the side panel; in a battle the dice strip says
+    whose rank rolled and lists the round's attacks; a battle's end gives a summary (winner, VP, losses each
+    side with the pursuit, where the beaten army went)."""
+    first = view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1])
+    first["log"] = [logged(1, ["The Red Warlord taxes the Vandar Crown: 5 gold."])]
+    show(page, first)
+    expect(tid(page, "wq-news")).to_be_hidden()  # the page's first view tells nothing old again
+    # Red's quest: 6 and 3 = 9 against 8 (the Crown of Storms, card 0 in the hand): slain, +8 VP.
+    quest = view(turn_view(cat), version=2, actions=TURN_ACTIONS, movable=[0, 1])
+    said = [
+        "The Red Warlord goes on the quest The Crown of Storms.",
+        "The Red Warlord rolls 6 and 3 = 9 against 8.",
+    ]
+    quest["log"] = first["log"] + [
+        logged(
+            2,
+            said,
+            {
+                "event": "QuestRolled",
+                "seat": 0,
+                "card": 0,
+                "dice": [6, 3],
+                "bonus": 0,
+                "target": 8,
+                "success": True,
+            },
+        )
+    ]
+    show(page, quest)
+    expect(tid(page, "wq-news")).to_be_visible()
+    expect(tid(page, "wq-news-text")).to_have_text("6 + 3 = 9 against 8: The Harpy Queen is slain! +8 VP")
+    expect(tid(page, "wq-news-die-0")).to_have_text("6")
+    expect(tid(page, "wq-news-die-1")).to_have_text("3")
+    # The last sentences, the newest last, above the actions.
+    expect(tid(page, "wq-recent-2")).to_have_text(said[1])
+    top = page.evaluate(
+        "() => [document.querySelector('[data-testid=\"wq-recent\"]').getBoundingClientRect().top,"
+        " document.querySelector('[data-testid=\"wq-acts\"]').getBoundingClientRect().top]"
+    )
+    assert top[0] < top[1], top
+    shot(page, "warquest_screen_21_quest_roll")
+    tid(page, "wq-news-close").click()
+    expect(tid(page, "wq-news")).to_be_hidden()
+    # A battle: Blue's front rank has rolled at Red's front (2 hits, 1 flee), then Red's rear fired.
+    began = {
+        "event": "BattleBegan",
+        "region": "kingsfield",
+        "attacker": 0,
+        "defender": 1,
+        "attacking": [0, 10],
+        "defending": [2, 20],
+    }
+    blue = {
+        "event": "AttackRolled",
+        "seat": 1,
+        "side": "defender",
+        "rank": "front",
+        "target": "front",
+        "dice": 3,
+        "faces": [1, 2, 1],
+        "hits": 2,
+        "flees": 1,
+    }
+    red = {
+        "event": "AttackRolled",
+        "seat": 0,
+        "side": "attacker",
+        "rank": "rear",
+        "target": "front",
+        "dice": 4,
+        "faces": [1, 3, 2, 1],
+        "hits": 2,
+        "flees": 1,
+    }
+    lost = {"event": "HitsTaken", "seat": 0, "hits": [[10, 1], [11, 1]], "eliminated": [10, 11], "fled": [12]}
+    fight = view(battle_obs(cat), version=5, actions=[ASSIGN_DEFAULT])
+    fight["log"] = quest["log"] + [
+        logged(3, ["Battle."], began),
+        logged(4, ["Blue rolls."], blue, lost),
+        logged(5, ["Red rolls."], red),
+    ]
+    show(page, fight)
+    expect(tid(page, "wq-dice-whose")).to_have_text("The Red Warlord's rear rank")
+    expect(tid(page, "wq-round-roll-0")).to_contain_text("The Blue Warlord's front rank")
+    expect(tid(page, "wq-round-roll-0")).to_contain_text("2 hits, 1 flee")
+    expect(tid(page, "wq-round-roll-1")).to_contain_text("The Red Warlord's rear rank")
+    shot(page, "warquest_screen_22_battle_rolls")
+    # Blue is beaten after 2 rounds: +1 VP to Red; 3 of Blue's troops are cut down in the pursuit, the rest
+    # fall back to Ashford.
+    blue_lost = {"event": "HitsTaken", "seat": 1, "hits": [], "eliminated": [20], "fled": []}
+    won = {
+        "event": "BattleWon",
+        "region": "kingsfield",
+        "winner": 0,
+        "loser": 1,
+        "withdrew": False,
+        "rounds": 2,
+        "vp": 1,
+    }
+    pursued = {"event": "Pursued", "seat": 0, "dice": 4, "faces": [1, 1, 1, 3], "eliminated": [21, 22, 23]}
+    fell = {"event": "ArmyFellBack", "seat": 1, "region": "ashford", "leaders": [2], "troops": []}
+    over = view(turn_view(cat), version=7, actions=TURN_ACTIONS, movable=[0, 1])
+    over["log"] = fight["log"] + [
+        logged(6, ["Red wins."], blue_lost, won, pursued),
+        logged(7, ["Back."], fell),
+    ]
+    show(page, over)
+    expect(tid(page, "wq-battle-summary")).to_contain_text("Battle of Kingsfield: the Red Warlord wins")
+    expect(tid(page, "wq-news-text")).to_have_text(
+        "After 2 rounds (the Blue Warlord is beaten): +1 VP for the Red Warlord."
+    )
+    expect(tid(page, "wq-summary-loss-0")).to_have_text(" The Red Warlord: 2 troops lost, 1 fled")
+    expect(tid(page, "wq-summary-loss-1")).to_have_text(
+        " The Blue Warlord: 4 troops lost (3 cut down in the pursuit)"
+    )
+    expect(tid(page, "wq-summary-where")).to_have_text("The Blue Warlord's survivors fell back to Ashford.")
+    shot(page, "warquest_screen_23_battle_summary")

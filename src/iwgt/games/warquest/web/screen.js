@@ -37,6 +37,8 @@ const COMBAT_FACES = ["hit", "flee", "blank", "blank", "blank", "blank"]; // WQ-
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const sentence = (text) => { const t = String(text || ""); return t.charAt(0).toUpperCase() + t.slice(1); };
+const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
+const RECENT_LINES = 4; // the log's last sentences shown near the top of the side panel
 const pct = (p) => `${(Math.round(Number(p) * 1000) / 10).toFixed(1)}%`;
 
 /** Mix a colour with parchment (a kingdom's fill is its colour, softened so the pieces on it stand out). */
@@ -83,6 +85,9 @@ export class Screen {
     this.diceDlg = null; // {version, dlg}
     this.single = null; // the roll whose dice the player enters one at a time
     this.dialog = null; // {version, dlg, kind}: a dialog of this screen (placement, recruiting, discard)
+    this.seenVersion = null; // the newest log step read (what just happened is told once)
+    this.fight = null; // the battle being told from the log: its sides, losses, attacks, end
+    this.news = null; // {kind: "quest"|"battle", ...}: the banner over the map, until waved away
     shell.addStylesheet(new URL("./warquest.css", import.meta.url).href);
     gameCatalogue(GAME).then((c) => { this.cat = c; this.shell.render(); }).catch(() => { /* the map waits for the catalogue */ });
   }
@@ -92,6 +97,8 @@ export class Screen {
     this.board = new RegionBoard(slots.board, { onRegion: (id) => this.tapRegion(id), onPiece: (id) => this.tapPiece(id) },
       { prefix: "wq-" });
     this.elStatus = h("div", { class: "wq-status", testid: "wq-status" });
+    this.elRecent = h("section", { class: "wq-recent", testid: "wq-recent", "aria-live": "polite" });
+    this.elNews = h("div", { class: "wq-news", testid: "wq-news", hidden: true, role: "status" });
     this.elMe = h("section", { class: "wq-me", testid: "wq-me" });
     this.elActs = h("section", { class: "wq-acts", testid: "wq-acts" });
     this.elMove = h("section", { class: "wq-move", testid: "wq-move", hidden: true });
@@ -107,9 +114,9 @@ export class Screen {
     return {
       className: "wq-screen",
       header: [this.elStatus],
-      side: [slots.prompt, this.elMove, this.elActs, this.elMe, this.elHand, this.elEvent, this.elMarket, this.elPlayers],
+      side: [slots.prompt, this.elRecent, this.elMove, this.elActs, this.elMe, this.elHand, this.elEvent, this.elMarket, this.elPlayers],
       actions: [this.elEnd],
-      overlay: [this.elBattle, this.elMapToggle],
+      overlay: [this.elBattle, this.elMapToggle, this.elNews],
     };
   }
 
@@ -199,6 +206,7 @@ export class Screen {
   // ---------------------------------------------------------------- hooks the shell calls
 
   onView(view, { fresh }) {
+    this.readLog(view);
     if (!fresh) return;
     this.dest = null;
     const o = view.observation || {};
@@ -242,6 +250,8 @@ export class Screen {
       selected: this.shell.selected,
     });
     this.renderStatus(o);
+    this.renderRecent(view);
+    this.renderNews();
     this.renderMove(o);
     this.renderActs(o);
     this.renderMe(o);
@@ -362,6 +372,132 @@ export class Screen {
   powerEffect(c) {
     const found = ((this.cat && this.cat.powers) || []).find((x) => x.id === c.id);
     return (found && found.effect) || c.effect || c.key;
+  }
+
+  // ---------------------------------------------------------------- what just happened (the log's events)
+
+  /**
+   * Read the log's new steps once: a quest's roll and a battle's end become the banner over the map; a battle's
+   * attacks, losses, pursuit and retreat are gathered for its dice strip and its summary. The steps of the page's
+   * first view only set up the battle in progress (an old quest is not told again).
+   */
+  readLog(view) {
+    const steps = (view.log || []).filter((st) => st && typeof st.version === "number");
+    const first = this.seenVersion === null;
+    for (const st of steps) {
+      if (!first && st.version <= this.seenVersion) continue;
+      for (const e of st.events || []) this.track(e, !first);
+    }
+    const newest = Math.max(view.version ?? -1, ...steps.map((st) => st.version));
+    this.seenVersion = Math.max(this.seenVersion ?? -1, newest);
+    // The seat's own quest monsters, remembered: a failed quest's card has left the hand when its roll is told.
+    if (!this.monsters) this.monsters = new Map();
+    for (const q of (((view.observation || {}).hand || {}).quests || [])) this.monsters.set(q.id, q.monster);
+  }
+
+  track(e, tell) {
+    const f = this.fight;
+    switch (e.event) {
+      case "BattleBegan":
+        this.fight = { region: e.region, attacker: e.attacker, defender: e.defender, lost: { [e.attacker]: 0, [e.defender]: 0 },
+          fled: { [e.attacker]: 0, [e.defender]: 0 }, rolls: [], lastRound: [], round: 1, won: null, cut: 0, fell: null,
+          destroyed: 0, told: tell };
+        break;
+      case "AttackRolled":
+      case "SpellRolled":
+        if (f) f.rolls.push(e);
+        break;
+      case "RoundEnded":
+        if (f) { f.lastRound = f.rolls; f.rolls = []; f.round = e.round + 1; }
+        break;
+      case "HitsTaken":
+        if (f) {
+          f.lost[e.seat] = (f.lost[e.seat] || 0) + (e.eliminated || []).length;
+          f.fled[e.seat] = (f.fled[e.seat] || 0) + (e.fled || []).length;
+        }
+        break;
+      case "BattleWon":
+        if (f) {
+          f.won = e;
+          if (tell) this.news = { kind: "battle", fight: f };
+        }
+        break;
+      case "Pursued":
+        if (f) f.cut += (e.eliminated || []).length;
+        break;
+      case "ArmyFellBack":
+        if (f) f.fell = e.region;
+        break;
+      case "ArmyDestroyed":
+        if (f) f.destroyed += (e.troops || []).length;
+        break;
+      case "QuestRolled":
+        if (tell) this.news = { kind: "quest", e };
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The last few sentences of the log (the bots' turns too), near the top of the side panel. */
+  renderRecent(view) {
+    const lines = (view.log || []).flatMap((st) => (st && Array.isArray(st.text) ? st.text : [])).slice(-RECENT_LINES);
+    this.elRecent.hidden = !lines.length;
+    fill(this.elRecent, h("h3", { class: "side-title" }, "Just now"),
+      h("ol", { class: "wq-recent-list" }, lines.map((line, i) => h("li", { testid: `wq-recent-${i}` }, line))));
+  }
+
+  /** The quest just rolled, or the battle just over, as a banner over the map until waved away. */
+  renderNews() {
+    const n = this.news;
+    this.elNews.hidden = !n;
+    if (!n) { this.elNews.replaceChildren(); return; }
+    const close = h("button", { type: "button", class: "btn secondary small", testid: "wq-news-close",
+      onclick: () => { this.news = null; this.shell.render(); } }, "OK");
+    this.elNews.dataset.kind = n.kind;
+    if (n.kind === "quest") {
+      const e = n.e;
+      const dice = (e.dice || []).map(Number);
+      const total = dice.reduce((t, d) => t + d, 0) + Number(e.bonus || 0);
+      const sum = `${dice.join(" + ")}${e.bonus ? ` ${Number(e.bonus) > 0 ? "+" : "−"} ${Math.abs(Number(e.bonus))}` : ""} = ${total}`;
+      const monster = this.questMonster(e.seat, e.card);
+      const verdict = e.success ? `${monster ? sentence(monster) : "The monster"} is slain! +${e.target} VP` : `${monster ? sentence(monster) : "The monster"} wins: the quest fails.`;
+      const doubles = dice.length === 2 && dice[0] === dice[1] ? " Doubles!" : "";
+      fill(this.elNews, h("div", { class: "wq-news-dice" }, dice.map((d, i) => h("span", { class: "wq-d6", testid: `wq-news-die-${i}`, "data-face": d }, String(d)))),
+        h("div", { class: "wq-news-body" }, h("b", { class: "wq-news-head" }, `${sentence(this.pname(e.seat))}'s quest`),
+          h("p", { class: ["wq-news-text", e.success ? "good" : "bad"], testid: "wq-news-text" }, `${sum} against ${e.target}: ${verdict}${doubles}`)),
+        close);
+      return;
+    }
+    const f = n.fight;
+    const w = f.won;
+    const loser = w.loser;
+    const rounds = w.rounds ? `after ${plural(w.rounds, "round")}` : "at once";
+    const how = w.withdrew ? `${this.pname(loser)} withdrew` : `${this.pname(loser)} is beaten`;
+    const where = f.destroyed ? `${sentence(this.pname(loser))}'s army had no way out: ${plural(f.destroyed, "troop")} lost.`
+      : f.fell ? `${sentence(this.pname(loser))}'s survivors fell back to ${this.regionName(f.fell)}.`
+        : `${sentence(this.pname(loser))} chooses where to retreat…`;
+    const lossRow = (seat) => {
+      const lost = (f.lost[seat] || 0) + (seat === loser ? f.cut + f.destroyed : 0);
+      const extra = seat === loser && f.cut ? ` (${f.cut} cut down in the pursuit)` : "";
+      const fled = f.fled[seat] ? `, ${f.fled[seat]} fled` : "";
+      return h("li", { testid: `wq-summary-loss-${seat}` }, h("span", { class: "swatch round", style: { background: this.colour(seat) } }),
+        ` ${sentence(this.pname(seat))}: ${plural(lost, "troop")} lost${extra}${fled}`);
+    };
+    fill(this.elNews, h("div", { class: "wq-news-body", testid: "wq-battle-summary" },
+      h("b", { class: "wq-news-head" }, `Battle of ${this.regionName(w.region)}: ${this.pname(w.winner)} wins`),
+      h("p", { class: "wq-news-text good", testid: "wq-news-text" }, `${sentence(rounds)} (${how}): +${w.vp} VP for ${this.pname(w.winner)}.`),
+      h("ul", { class: "wq-summary-losses" }, lossRow(f.attacker), lossRow(f.defender)),
+      h("p", { class: "wq-news-text", testid: "wq-summary-where" }, where)), close);
+  }
+
+  /** The monster of a quest card, where this screen has seen it (a quest done, or the seat's own hand). */
+  questMonster(seat, card) {
+    const p = this.player(seat);
+    const done = ((p && p.done_quests) || []).find((q) => q.id === card);
+    if (done && done.monster) return done.monster;
+    const held = ((this.obs().hand || {}).quests || []).find((q) => q.id === card);
+    return (held && held.monster) || (this.monsters && this.monsters.get(card)) || null;
   }
 
   // ---------------------------------------------------------------- the map
@@ -802,20 +938,46 @@ export class Screen {
     extra);
   }
 
-  /** The dice of the roll in progress, or of the last roll: hits, flees and blanks. */
+  /** Whose rank a battle's roll is: "the Blue Warlord's front rank" (a spell: "the Blue Warlord's spell"). */
+  rollOwner(e) {
+    const who = this.pname(e.seat);
+    if (e.event === "SpellRolled") return `${who}'s spell`;
+    return `${who}'s ${e.rank === "rear" ? "rear" : "front"} rank`;
+  }
+
+  /**
+   * The dice of the roll in progress, or of the last roll, with whose they are; then this round's attacks so far
+   * (the last round's when a new one has not begun), one row each: whose rank, at which enemy rank, the result.
+   */
   diceBox(o) {
     const r = o.rolling || o.last_roll;
-    if (!r) return h("div", { class: "wq-dice muted", testid: "wq-dice" }, "No dice rolled yet.");
+    const b = o.battle || {};
+    const f = this.fight && this.fight.region === b.region ? this.fight : null;
+    const rows = f ? (f.rolls.length ? f.rolls : f.lastRound) : [];
+    const table = rows.length ? h("table", { class: "wq-round-rolls", testid: "wq-round-rolls" },
+      h("caption", {}, f.rolls.length ? `Round ${f.round}: the attacks so far` : "The last round's attacks"),
+      h("tbody", {}, rows.map((e, i) => h("tr", { testid: `wq-round-roll-${i}` },
+        h("td", {}, h("span", { class: "swatch round", style: { background: this.colour(e.seat) } }), ` ${sentence(this.rollOwner(e))}`),
+        h("td", {}, e.target ? `at the ${e.target} rank` : ""), h("td", {}, dice(e.dice ?? (e.faces || []).length)),
+        h("td", {}, `${plural(e.hits ?? 0, "hit")}, ${plural(e.flees ?? 0, "flee")}`))))) : null;
+    if (!r) return h("div", { class: "wq-dice muted", testid: "wq-dice" }, "No dice rolled yet.", table);
     const faces = (r.faces || []).map(faceWord);
-    const hits = r.hits ?? faces.filter((f) => f === "hit").length;
-    const flees = r.flees ?? faces.filter((f) => f === "flee").length;
+    const hits = r.hits ?? faces.filter((x) => x === "hit").length;
+    const flees = r.flees ?? faces.filter((x) => x === "flee").length;
     const waiting = o.rolling ? Math.max(0, (r.dice || 0) - faces.length) : 0;
+    let whose = sentence(String(r.purpose || "combat dice").replace(/_/g, " "));
+    if (o.rolling && b.attacking) {
+      const side = b[b.attacking.side] || {};
+      whose = sentence(this.rollOwner({ seat: side.seat, rank: b.attacking.rank, event: r.purpose === "attack" ? "AttackRolled" : "SpellRolled" }));
+    } else if (!o.rolling && rows.length && (r.purpose === "attack") === (rows.at(-1).event === "AttackRolled")) {
+      whose = sentence(this.rollOwner(rows.at(-1)));
+    }
     return h("div", { class: "wq-dice", testid: "wq-dice" },
-      h("div", { class: "wq-dice-what" }, sentence(String(r.purpose || "combat dice").replace(/_/g, " ")), o.rolling ? " (rolling)" : ""),
-      h("div", { class: "wq-dice-row" }, faces.map((f, i) => h("span", { class: ["wq-die", f], testid: `wq-die-${i}`, "data-face": f, title: f },
-        f === "hit" ? "✸" : f === "flee" ? "↩" : "")),
+      h("div", { class: "wq-dice-what", testid: "wq-dice-whose" }, whose, o.rolling ? " (rolling)" : ""),
+      h("div", { class: "wq-dice-row" }, faces.map((x, i) => h("span", { class: ["wq-die", x], testid: `wq-die-${i}`, "data-face": x, title: x },
+        x === "hit" ? "✸" : x === "flee" ? "↩" : "")),
       Array.from({ length: Math.min(waiting, 30) }, () => h("span", { class: "wq-die waiting" }, "?"))),
-      h("div", { class: "wq-dice-sum", testid: "wq-dice-sum" }, `${plural(hits, "hit")}, ${plural(flees, "flee")}`));
+      h("div", { class: "wq-dice-sum", testid: "wq-dice-sum" }, `${plural(hits, "hit")}, ${plural(flees, "flee")}`), table);
   }
 
   questionWords(q) {
