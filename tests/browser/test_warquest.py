@@ -300,8 +300,8 @@ class Player:
                 tid(page, "wq-move-cancel").click()
                 continue
             dests = sel["destinations"]
-            fights = [d for d in dests if d.get("fight")]
-            quiet = [d for d in dests if not d.get("fight") and d["region"] not in owned]
+            fights = [d for d in dests if d["battle"]]
+            quiet = [d for d in dests if not d["battle"] and d["region"] not in owned]
             pick = fights[0] if fights and o["round"] >= 2 else quiet[0] if quiet else None
             if pick is None:
                 tid(page, "wq-move-cancel").click()
@@ -309,11 +309,14 @@ class Player:
             self.shot_once("warquest_03_move_picked")
             if tid(page, "wq-dest-list").get_attribute("open") != "":
                 tid(page, "wq-dest-list").locator("summary").click()
-            if pick.get("fight"):
+            if pick["battle"]:
                 tid(page, f"wq-dest-{pick['region']}").click()
                 expect(tid(page, "wq-odds")).to_be_visible()
-                if pick.get("odds"):
-                    want = f"{round(pick['odds']['attacker_wins'] * 100, 1):.1f}%"
+                # The odds are the table's preview of this move (wq-table-api.md), shown once they come.
+                page.wait_for_function("() => window.iwgtTable.game.odds && window.iwgtTable.game.odds.answer")
+                odds = page.evaluate("() => window.iwgtTable.game.odds.answer.odds")
+                if odds:
+                    want = f"{round(odds['attacker_wins'] * 100, 1):.1f}%"
                     expect(tid(page, "wq-win")).to_contain_text(want)
                 self.shot_once("warquest_04b_odds")
                 tap_and_wait(page, lambda: tid(page, "wq-attack").click())

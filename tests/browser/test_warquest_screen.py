@@ -204,54 +204,59 @@ def view(
 
 TURN_ACTIONS = [{"type": "tax", "region": "vandar_crown"}, {"type": "lieutenant"}, {"type": "end_turn"}]
 
+ROUND_ONE = {
+    "attacker": {
+        "front": {
+            "dice": 4,
+            "hits": {"0": 0.48, "1": 0.39, "2": 0.12, "3": 0.01},
+            "flees": {"0": 0.48, "1": 0.39, "2": 0.13},
+        },
+    },
+    "defender": {
+        "front": {
+            "dice": 3,
+            "hits": {"0": 0.58, "1": 0.35, "2": 0.07},
+            "flees": {"0": 0.58, "1": 0.35, "2": 0.07},
+        },
+        "rear": {
+            "dice": 2,
+            "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
+            "flees": {"0": 0.69, "1": 0.28, "2": 0.03},
+        },
+    },
+}
+"""Round 1 of the Kingsfield battle by rank (/work/notes/wq-table-api.md: the preview's ``odds.round``)."""
+
+
+def move_to(region: str, path: list[str], battle: bool, foe: int | None = None) -> dict[str, Any]:
+    """A destination of the selection (/work/notes/wq-table-api.md): no odds, ``battle`` a plain boolean."""
+    taken = [10, 11, 12, 13, 14, 15]
+    action = {"type": "move", "leader": 0, "troops": taken, "path": path}
+    alone = {**action, "troops": []}
+    return {
+        "region": region,
+        "path": path,
+        "troops": taken,
+        "action": action,
+        "alone": alone,
+        "battle": battle,
+        "foe": foe,
+    }
+
+
 SELECTION = {
     "type": "selection",
     "unit": 0,
+    "leader": 0,
+    "region": "vandar_crown",
     "destinations": [
-        {
-            "region": "kingsfield",
-            "path": ["kingsfield"],
-            "battle": {
-                "odds": {
-                    "attacker_wins": 0.4213,
-                    "defender_wins": 0.5787,
-                    "error": 0.0021,
-                    "rounds_mean": 2.4,
-                },
-                "round": {
-                    "attacker": {
-                        "front": {
-                            "dice": 4,
-                            "hits": {"0": 0.48, "1": 0.39, "2": 0.12, "3": 0.01},
-                            "flees": {"0": 0.48, "1": 0.39, "2": 0.13},
-                        },
-                        "rear": {
-                            "dice": 2,
-                            "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
-                            "flees": {"0": 0.69, "1": 0.28, "2": 0.03},
-                        },
-                    },
-                    "defender": {
-                        "front": {
-                            "dice": 3,
-                            "hits": {"0": 0.58, "1": 0.35, "2": 0.07},
-                            "flees": {"0": 0.58, "1": 0.35, "2": 0.07},
-                        },
-                        "rear": {
-                            "dice": 2,
-                            "hits": {"0": 0.69, "1": 0.28, "2": 0.03},
-                            "flees": {"0": 0.69, "1": 0.28, "2": 0.03},
-                        },
-                    },
-                },
-            },
-        },
-        {"region": "goldmere", "path": ["goldmere"]},
-        {"region": "ashford", "path": ["ashford"]},
-        {"region": "sylmar_downs", "path": ["ashford", "sylmar_downs"]},
+        move_to("kingsfield", ["kingsfield"], True, 1),
+        move_to("goldmere", ["goldmere"], False),
+        move_to("ashford", ["ashford"], False),
+        move_to("sylmar_downs", ["ashford", "sylmar_downs"], False),
     ],
     "lights": [
-        {"region": r, "effect": "destination", "colour": "#ffffff"}
+        {"region": r, "effect": "destination", "colour": "#22c55e"}
         for r in ("goldmere", "ashford", "sylmar_downs")
     ]
     + [{"region": "kingsfield", "effect": "battle", "colour": "#ef4444"}],
@@ -286,7 +291,15 @@ def battle_obs(cat: dict[str, Any]) -> dict[str, Any]:
         },
         "attacking": {"side": "attacker", "rank": "rear"},
     }
-    obs["question"] = {"kind": "assign", "seat": 0, "rank": "front", "hits": 2, "flees": 1}
+    obs["question"] = {
+        "kind": "assign",
+        "seat": 0,
+        "target": "front",
+        "hits": 2,
+        "flees": 1,
+        "missile": True,
+        "pursuit": False,
+    }
     obs["last_roll"] = {
         "purpose": "the Red Warlord's rear rank",
         "faces": ["hit", "blank", "flee", "hit"],
@@ -306,7 +319,8 @@ SETUP = """async ([cat]) => {
   const socket = {
     act: (seat, action) => { window.sent.push({ seat, action }); return true; },
     select: (seat, id) => window.sent.push({ seat, select: id }),
-    preview: () => {}, die: (face) => window.sent.push({ die: face }), sendRaw: () => {},
+    preview: (seat, action) => window.sent.push({ seat, preview: action }),
+    die: (face) => window.sent.push({ die: face }), sendRaw: () => {},
     close: () => {}, quit: () => {},
   };
   const shell = new Shell(document.getElementById('app'), 'fixture', 'token', socket, module);
@@ -403,31 +417,62 @@ def test_actions_show_costs_and_reasons(page: Page, cat: dict[str, Any]) -> None
     assert sent(page)[-1] == {"seat": 0, "action": {"type": "tax", "region": "vandar_crown"}}
 
 
+def preview_answer(action: dict[str, Any], wins: float, error: float) -> dict[str, Any]:
+    """The table's answer to a preview of a move into battle (/work/notes/wq-table-api.md)."""
+    odds = {
+        "attacker_wins": wins,
+        "defender_wins": 1 - wins - error,
+        "error": error,
+        "exact": error == 0,
+        "rounds_mean": 2.4,
+        "round": ROUND_ONE,
+    }
+    return {"type": "preview", "action": action, "legal": True, "reason": None, "lines": [], "odds": odds}
+
+
 def test_a_move_into_battle_shows_the_odds_first(page: Page, cat: dict[str, Any]) -> None:
-    """Tap the Warlord, leave the archers behind, tap the lit Kingsfield: the odds of the table's selection
-    (42.1% ± 0.2%, round 1 by rank) before Attack; Attack sends the move with the troops taken."""
+    """Tap the Warlord, tap the lit Kingsfield (a battle): the screen asks the table's preview of that move
+    and shows its odds (42.1% ± 0.2%, round 1 by rank, hits and flees as averages); leaving the archers behind
+    asks again for the troops taken and shows the new odds; Attack sends the move with those troops."""
     show(page, view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1]))
     tid(page, "wq-piece-0").click()
     assert sent(page)[-1] == {"seat": 0, "select": 0}
     page.evaluate("m => window.iwgtTable.onMessage(m)", SELECTION)
     expect(tid(page, "wq-region-kingsfield")).to_have_attribute("data-target", "")
     expect(tid(page, "wq-region-goldmere")).to_have_attribute("data-light", "destination")
-    tid(page, "wq-take-goblin_archer").click()
-    expect(tid(page, "wq-take-goblin_archer")).to_have_attribute("aria-pressed", "false")
+    # The table's green destination light is drawn in a neutral gold (green is the Green Warlord's colour).
+    lit = page.locator('.light[data-region="goldmere"]').evaluate("e => e.style.getPropertyValue('--lc')")
+    assert lit.strip() == "#ffe9a8", lit
     # A tap on the Kingsfield (on Blue's stack there, which stands for its region).
     at = next(r for r in cat["maps"]["myrathia"]["regions"] if r["id"] == "kingsfield")["centre"]
     xy = page.evaluate("p => window.iwgtTable.board.clientPoint(p)", at)
     page.mouse.click(xy[0], xy[1] + 10)
     expect(tid(page, "wq-odds")).to_be_visible()
+    whole = {"type": "move", "leader": 0, "troops": [10, 11, 12, 13, 14, 15], "path": ["kingsfield"]}
+    assert sent(page)[-1] == {"seat": 0, "preview": whole}
+    expect(tid(page, "wq-odds-wait")).to_be_visible()
+    page.evaluate("m => window.iwgtTable.onMessage(m)", preview_answer(whole, 0.4213, 0.0021))
     expect(tid(page, "wq-win")).to_contain_text("42.1%")
     expect(tid(page, "wq-odds-error")).to_contain_text("± 0.2%")
     expect(tid(page, "wq-odds-attacker-front")).to_contain_text("4")
+    # 0.39 + 2 x 0.12 + 3 x 0.01 = 0.66 hits on average for 4 dice.
+    expect(tid(page, "wq-odds-attacker-front").get_by_test_id("wq-mean-hits")).to_have_text("0.7 hits")
+    # The archers stay behind: the odds are asked again for the four goblins taken.
+    tid(page, "wq-take-goblin_archer").click()
+    expect(tid(page, "wq-take-goblin_archer")).to_have_attribute("aria-pressed", "false")
+    part = {**whole, "troops": [10, 11, 12, 13]}
+    assert sent(page)[-1] == {"seat": 0, "preview": part}
+    expect(tid(page, "wq-odds-wait")).to_be_visible()
+    page.evaluate(
+        "m => window.iwgtTable.onMessage(m)", preview_answer(whole, 0.4213, 0.0021)
+    )  # a late answer
+    expect(tid(page, "wq-odds-wait")).to_be_visible()
+    page.evaluate("m => window.iwgtTable.onMessage(m)", preview_answer(part, 0.3102, 0.0))
+    expect(tid(page, "wq-win")).to_contain_text("31.0% (exact)")
+    expect(tid(page, "wq-odds-troops")).to_have_text(" · you take 4 troops")
     shot(page, "warquest_screen_02_odds")
     tid(page, "wq-attack").click()
-    assert sent(page)[-1] == {
-        "seat": 0,
-        "action": {"type": "move", "leader": 0, "troops": [10, 11, 12, 13], "path": ["kingsfield"]},
-    }
+    assert sent(page)[-1] == {"seat": 0, "action": part}
 
 
 def test_a_quiet_move_goes_at_once(page: Page, cat: dict[str, Any]) -> None:

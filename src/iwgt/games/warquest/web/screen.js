@@ -38,6 +38,11 @@ const COMBAT_FACES = ["hit", "flee", "blank", "blank", "blank", "blank"]; // WQ-
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const sentence = (text) => { const t = String(text || ""); return t.charAt(0).toUpperCase() + t.slice(1); };
 const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
+/**
+ * The table's green and blue lights (a destination, a battle won, the leader picked) drawn in neutral gold and
+ * white on this map: green and blue are warlords' colours here, and a lit region must not read as owned.
+ */
+const SEAT_LIKE = { "#22c55e": "#ffe9a8", "#2563eb": "#fffdf4" };
 const RECENT_LINES = 4; // the log's last sentences shown near the top of the side panel
 const pct = (p) => `${(Math.round(Number(p) * 1000) / 10).toFixed(1)}%`;
 
@@ -85,6 +90,7 @@ export class Screen {
     this.diceDlg = null; // {version, dlg}
     this.single = null; // the roll whose dice the player enters one at a time
     this.dialog = null; // {version, dlg, kind}: a dialog of this screen (placement, recruiting, discard)
+    this.odds = null; // {action, answer}: the move into battle in hand and the table's preview of it (its odds)
     this.seenVersion = null; // the newest log step read (what just happened is told once)
     this.fight = null; // the battle being told from the log: its sides, losses, attacks, end
     this.news = null; // {kind: "quest"|"battle", ...}: the banner over the map, until waved away
@@ -174,33 +180,12 @@ export class Screen {
     return ((r && r.troops) || []).filter((t) => t.seat === l.seat && !moved.has(t.id));
   }
 
-  /** The destinations the table offers the picked leader: its selection's, else the legal move actions. */
+  /** The destinations the table offers the picked leader (its selection: `battle` true where a fight starts). */
   destinations() {
     const id = this.shell.selected;
-    if (id === null || id === undefined) return [];
-    const out = new Map();
     const sel = this.shell.selection;
-    if (sel && sel.unit === id) {
-      const list = sel.destinations || sel.moves || [];
-      for (const d of list) {
-        const region = d.region || d.to || (Array.isArray(d.path) ? d.path[d.path.length - 1] : null);
-        if (!region) continue;
-        const path = Array.isArray(d.path) ? d.path : d.action && d.action.path ? d.action.path : [region];
-        out.set(region, { region, path, battle: d.battle || d.odds || null, fights: Boolean(d.battle || d.odds || d.fight || d.fights), raw: d });
-      }
-    }
-    for (const a of this.of("move")) {
-      if (a.leader !== id || !Array.isArray(a.path) || !a.path.length) continue;
-      const region = a.path[a.path.length - 1];
-      if (!out.has(region)) out.set(region, { region, path: a.path, battle: null, fights: false, raw: a });
-    }
-    const seat = this.seat();
-    for (const d of out.values()) {
-      const r = this.regionState(d.region);
-      const enemy = r && [...(r.leaders || []), ...(r.troops || [])].some((p) => p.seat !== seat);
-      if (enemy) d.fights = true;
-    }
-    return [...out.values()];
+    if (id === null || id === undefined || !sel || sel.unit !== id) return [];
+    return (sel.destinations || []).map((d) => ({ region: d.region, path: d.path, fights: d.battle === true, raw: d }));
   }
 
   // ---------------------------------------------------------------- hooks the shell calls
@@ -219,7 +204,25 @@ export class Screen {
     this.shell.select(id, { render: false });
   }
 
-  onSelection() { this.dest = null; }
+  onSelection() { this.dest = null; this.odds = null; }
+
+  /** The odds of the move in hand, asked of the table (`preview`) for the troops the player takes. */
+  askOdds() {
+    const d = this.dest;
+    if (!d || !d.fights) { this.odds = null; return; }
+    const action = { type: "move", leader: this.shell.selected, troops: this.takenTroops(), path: d.path };
+    this.odds = { action, answer: null };
+    this.shell.preview(action);
+  }
+
+  /** The table's answer to a preview: kept when it is for the move in hand (the same leader, path and troops). */
+  onPreview(msg) {
+    const a = msg && msg.action;
+    const want = this.odds && this.odds.action;
+    if (!a || !want || a.type !== "move") return;
+    const same = (x, y) => JSON.stringify([...(x || [])].sort((i, j) => i - j)) === JSON.stringify([...(y || [])].sort((i, j) => i - j));
+    if (a.leader === want.leader && JSON.stringify(a.path) === JSON.stringify(want.path) && same(a.troops, want.troops)) this.odds.answer = msg;
+  }
 
   phase(view) {
     const o = view.observation || {};
@@ -240,7 +243,7 @@ export class Screen {
     const map = this.mapData();
     if (map) this.board.setMap(this.boardMap(map));
     this.board.render({
-      lights: this.shell.lights(),
+      lights: this.shell.lights().map((l) => (SEAT_LIKE[String(l.colour).toLowerCase()] ? { ...l, colour: SEAT_LIKE[String(l.colour).toLowerCase()] } : l)),
       stacks: this.stacks(o),
       owners: this.owners(o),
       marks: this.questMarks(),
@@ -783,7 +786,7 @@ export class Screen {
     const toggles = [...kinds].map(([kind, n]) => {
       const on = this.take.get(kind) !== false;
       return h("button", { type: "button", class: ["btn", "small", "wq-take", on ? "on" : "off"], testid: `wq-take-${kind}`, "aria-pressed": on ? "true" : "false",
-        "data-kind-troop": kind, onclick: () => { this.take.set(kind, !on); this.dest = null; this.shell.render(); } },
+        "data-kind-troop": kind, onclick: () => { this.take.set(kind, !on); this.askOdds(); this.shell.render(); } },
       `${on ? "✓" : "✗"} ${n} ${this.troopName(kind)}`);
     });
     const dests = this.destinations();
@@ -820,14 +823,13 @@ export class Screen {
       onclick: () => this.tapRegion(r) }, `${this.regionName(r)}${this.mode === "tax" ? ` (+${(this.regionInfo(r) || {}).tax ?? "?"})` : ""}`)))];
   }
 
-  /** The battle odds of a move into battle (the table's selection): win chance, its error bound, round 1 by rank. */
+  /** The battle odds of the move in hand (the table's preview, for the troops taken): win chance, its error bound,
+   * round 1 by rank (the hits and flees each rank may expect, on average, with their spread). */
   oddsPanel(d) {
-    const b = d.battle || {};
-    const odds = b.odds || b;
-    const win = odds.attacker_wins ?? odds.p_attacker_wins ?? odds.win;
-    const err = Number(odds.error || 0);
-    const rounds = b.round || b.previews || b.rank_previews || odds.round || null;
+    const answer = this.odds && this.odds.answer;
+    const odds = answer ? answer.odds : null;
     const rankRows = [];
+    const rounds = odds ? odds.round : null;
     if (rounds) {
       for (const side of ["attacker", "defender"]) {
         for (const rank of ["front", "rear"]) {
@@ -838,19 +840,24 @@ export class Screen {
         }
       }
     }
-    const troops = this.takenTroops().length;
-    const all = troops === this.movableTroops(this.shell.selected).length;
+    const err = odds ? Number(odds.error || 0) : 0;
+    const taken = this.takenTroops().length;
+    let win;
+    if (!answer) win = h("p", { class: "muted", testid: "wq-odds-wait" }, "Working out the odds…");
+    else if (!odds) win = h("p", { class: "muted", testid: "wq-odds-none" }, answer.reason ? sentence(answer.reason) : "The odds are not known.");
+    else {
+      win = h("p", { class: "wq-win", testid: "wq-win" }, "Chance to win: ", h("b", {}, pct(odds.attacker_wins)),
+        err > 0 ? h("span", { class: "wq-err", testid: "wq-odds-error" }, ` ± ${pct(err)} (not exact)`) : h("span", { class: "muted" }, " (exact)"));
+    }
     return h("div", { class: "wq-odds", testid: "wq-odds" },
-      h("div", { class: "wq-odds-head" }, h("b", {}, `Battle in ${this.regionName(d.region)}`)),
-      win !== undefined && win !== null ? h("p", { class: "wq-win", testid: "wq-win" }, "Chance to win: ", h("b", {}, pct(win)),
-        err > 0 ? h("span", { class: "wq-err", testid: "wq-odds-error" }, ` ± ${pct(err)} (not exact)`) : h("span", { class: "muted" }, " (exact)"))
-        : h("p", { class: "muted" }, "The odds are not known."),
-      !all ? h("p", { class: "muted" }, "The odds are for the whole army; you take part of it.") : null,
-      rankRows.length ? h("table", { class: "wq-odds-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Round 1"), h("th", {}, "Dice"), h("th", {}, "Hits"), h("th", {}, "Flees"))),
-        h("tbody", {}, rankRows)) : null,
+      h("div", { class: "wq-odds-head" }, h("b", {}, `Battle in ${this.regionName(d.region)}`),
+        h("span", { class: "muted", testid: "wq-odds-troops" }, ` · you take ${plural(taken, "troop")}`)),
+      win,
+      rankRows.length ? h("table", { class: "wq-odds-table" }, h("thead", {}, h("tr", {}, h("th", {}, "Round 1"), h("th", {}, "Dice"),
+        h("th", {}, "Hits, on average"), h("th", {}, "Flees, on average"))), h("tbody", {}, rankRows)) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn danger", testid: "wq-attack", onclick: () => this.sendMove(d) }, "Attack"),
-        h("button", { type: "button", class: "btn secondary", testid: "wq-attack-cancel", onclick: () => { this.dest = null; this.shell.render(); } }, "Cancel")));
+        h("button", { type: "button", class: "btn secondary", testid: "wq-attack-cancel", onclick: () => { this.dest = null; this.odds = null; this.shell.render(); } }, "Cancel")));
   }
 
   /** A distribution drawn as small bars with its mean: "1.2 ▁▃▅". */
@@ -859,7 +866,7 @@ export class Screen {
     if (!pairs.length) return "–";
     const top = Math.max(...pairs.map(([, p]) => p));
     return h("span", { class: "wq-hist", title: pairs.map(([k, p]) => `${k} ${what}: ${pct(p)}`).join("\n") },
-      h("span", { class: "wq-hist-mean" }, mean(d).toFixed(1)),
+      h("span", { class: "wq-hist-mean", testid: `wq-mean-${what}` }, `${mean(d).toFixed(1)} ${what}`),
       h("span", { class: "wq-hist-bars" }, pairs.slice(0, 8).map(([k, p]) => h("span", { class: "wq-bar", style: { height: `${Math.max(2, Math.round((p / top) * 16))}px` },
         title: `${k}: ${pct(p)}` }))));
   }
@@ -895,7 +902,7 @@ export class Screen {
       front: side.front || [], rear: side.rear || [], reserve: side.reserve || [], retreat: side.retreat || [],
     };
     const seat = side.seat;
-    const targetRank = q && q.kind === "assign" && name !== mySide ? q.rank || q.target || null : null;
+    const targetRank = q && q.kind === "assign" && name !== mySide ? q.target || null : null;
     return h("section", { class: ["wq-side", name], testid: `wq-side-${name}`, style: { "--pc": this.colour(seat) } },
       h("div", { class: "wq-side-head" }, h("span", { class: "swatch round", style: { background: this.colour(seat) } }),
         h("b", {}, `${sentence(this.pname(seat))}`), h("span", { class: "muted" }, name === "attacker" ? " attacks" : " defends"),
@@ -987,7 +994,7 @@ export class Screen {
       case "target": return "Your missile troops fire: choose the enemy rank they strike.";
       case "spell": return "Your wizard may cast a spell: tap the enemy troop to strike, or cast none.";
       case "breath": return "Your dragon may breathe fire once this battle: choose the enemy rank, or wait.";
-      case "assign": return `Assign ${plural(n("hits"), "hit")} and ${plural(n("flees"), "flee")} to the enemy ${q.rank || q.target || "rank"}: the table's choice is one tap away.`;
+      case "assign": return `Assign ${plural(n("hits"), "hit")} and ${plural(n("flees"), "flee")} to the enemy ${q.target ? `${q.target} rank` : "troops"}: the table's choice is one tap away.`;
       case "refill": return "Fill the gaps in your ranks from the Reserve.";
       case "press_on": return "The round is over: press on, or withdraw (and lose the battle)?";
       case "retreat": return "You lost: choose the region your army retreats to.";
@@ -1119,7 +1126,7 @@ export class Screen {
       for (const [id, n] of Array.isArray(given) ? given : Object.entries(given)) hits.set(Number(id), Number(n));
       for (const id of first.flees || []) flees.add(Number(id));
     }
-    const rank = q.rank || q.target || "front";
+    const rank = q.target || "front";
     this.draft = { kind: "assign", version: this.view.version, rank, hits, flees, side: null };
     this.shell.render();
   }
@@ -1412,7 +1419,7 @@ export class Screen {
     if (this.mode === "move" && this.shell.selected !== null) {
       const d = this.destinations().find((x) => x.region === id);
       if (!d) return;
-      if (d.fights) { this.dest = d; this.shell.render(); return; }
+      if (d.fights) { this.dest = d; this.askOdds(); this.shell.render(); return; }
       this.sendMove(d);
       return;
     }
