@@ -393,7 +393,7 @@ def test_the_map_shows_kingdoms_places_tokens_and_stacks(page: Page, cat: dict[s
     stack = tid(page, "wq-stack-vandar_crown-0")
     expect(stack).to_have_attribute("data-count", "6")
     expect(stack).to_have_attribute("data-leaders", "0 1")
-    expect(tid(page, "wq-piece-0")).to_have_class("rb-leader rank-warlord pickable")
+    expect(tid(page, "wq-piece-0")).to_have_class("rb-leader crowned pickable")
     expect(tid(page, "wq-piece-4")).not_to_have_class("pickable")
     # The seat's own quests are marked on the map: the Crown of Storms (8 VP) at Duskmoor.
     expect(tid(page, "wq-quest-mark-0")).to_have_attribute("data-region", "duskmoor")
@@ -769,3 +769,21 @@ def test_what_just_happened_is_shown_where_the_player_looks(page: Page, cat: dic
     )
     expect(tid(page, "wq-summary-where")).to_have_text("The Blue Warlord's survivors fell back to Ashford.")
     shot(page, "warquest_screen_23_battle_summary")
+
+
+def test_the_tables_choice_is_the_first_button(page: Page, cat: dict[str, Any]) -> None:
+    """Review B 10: the battle's questions put the table's default (the first answer it offers) first, named
+    "Table's choice", one tap; the other answers follow."""
+    obs = battle_obs(cat)
+    obs["question"] = {"kind": "target", "seat": 0, "ranks": ["rear", "front"]}
+    show(page, view(obs, actions=[{"type": "target", "rank": "rear"}, {"type": "target", "rank": "front"}]))
+    expect(tid(page, "wq-target-rear")).to_have_text("Table's choice: strike the Rear rank")
+    expect(tid(page, "wq-target-rear")).to_have_attribute("data-default", "true")
+    expect(tid(page, "wq-target-front")).to_have_text("Strike the Front rank")
+    expect(tid(page, "wq-target-front")).to_have_class("btn secondary")
+    obs["question"] = {"kind": "press_on", "seat": 0, "round": 1}
+    actions = [{"type": "press_on", "withdraw": False}, {"type": "press_on", "withdraw": True}]
+    show(page, view(obs, actions=actions, version=2))
+    expect(tid(page, "wq-press-on")).to_have_text("Table's choice: press on")
+    tid(page, "wq-press-on").click()
+    assert sent(page)[-1]["action"] == {"type": "press_on", "withdraw": False}

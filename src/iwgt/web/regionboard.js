@@ -313,8 +313,8 @@ export class RegionBoard {
    * @param {object[]} [p.pieces] `{id, region, colour?, text?, title?, testid?}`: pieces stand in a row at the
    *   region's label point
    * @param {object[]} [p.stacks] a player's pieces in a region, drawn as one stack: `{key, region, colour, count,
-   *   leaders: [{id, rank?, text?, title?}], title?, testid?, classes?, pick?}`; its leaders are discs over the
-   *   stack (a "warlord" rank crowned), each tapped as a piece; `count` is the rest (a number on the stack);
+   *   leaders: [{id, crown?, text?, title?}], title?, testid?, classes?, pick?}`; its leaders are discs over the
+   *   stack (a `crown: true` leader crowned, the others showing their `text`), each tapped as a piece; `count` is the rest (a number on the stack);
    *   `pick` is the piece the stack's body stands for when tapped
    * @param {Map<string, {colour: string, title?: string}>} [p.owners] a token in its owner's colour per region
    * @param {object[]} [p.marks] badges on regions: `{region, text, kind?, title?, testid?}`
@@ -390,13 +390,14 @@ export class RegionBoard {
     leaders.forEach((l, i) => {
       const lx = cx + (i - (leaders.length - 1) / 2) * step;
       const ly = y;
-      const warlord = l.rank === "warlord";
-      g.append(s("g", { class: ["rb-leader", `rank-${l.rank || "leader"}`, pick.has(l.id) && "pickable", selected === l.id && "selected"],
+      // A crowned leader (the game says which: `crown: true`) wears a crown instead of its letter.
+      const crowned = Boolean(l.crown);
+      g.append(s("g", { class: ["rb-leader", crowned && "crowned", pick.has(l.id) && "pickable", selected === l.id && "selected"],
         testid: l.testid || `${this.prefix}piece-${l.id}`, "data-piece": l.id, "data-region": k, role: "button",
         tabindex: pick.has(l.id) ? "0" : "-1", "aria-label": l.title || String(l.id) },
       l.title ? s("title", {}, l.title) : null,
       s("circle", { cx: r1(lx), cy: r1(ly), r: LEADER_R, style: { fill: st.colour || "#888888" } }),
-      warlord ? s("path", { d: GLYPHS.crown, class: "rb-leader-crown", transform: `translate(${r1(lx - 8.4)},${r1(ly - 8.4)}) scale(0.7)` })
+      crowned ? s("path", { d: GLYPHS.crown, class: "rb-leader-crown", transform: `translate(${r1(lx - 8.4)},${r1(ly - 8.4)}) scale(0.7)` })
         : s("text", { x: r1(lx), y: r1(ly + 4.5), class: "rb-leader-text" }, l.text || "L")));
     });
     return g;

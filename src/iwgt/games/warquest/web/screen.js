@@ -541,7 +541,7 @@ export class Screen {
         out.push({
           key: seat, region: r.id, colour: this.colour(seat), count: troops.length, testid: `wq-stack-${r.id}-${seat}`,
           title: `${sentence(this.pname(seat))}: ${leaders.map((l) => (l.rank === "warlord" ? "the Warlord" : "a Lieutenant")).join(", ") || "no leader"}${words ? `; ${words}` : ""}`,
-          leaders: leaders.map((l) => ({ id: l.id, rank: l.rank, text: "L", title: `${sentence(this.pname(seat))}: ${l.rank === "warlord" ? "Warlord" : "Lieutenant"}` })),
+          leaders: leaders.map((l) => ({ id: l.id, crown: l.rank === "warlord", text: "L", title: `${sentence(this.pname(seat))}: ${l.rank === "warlord" ? "Warlord" : "Lieutenant"}` })),
         });
       }
     }
@@ -1014,6 +1014,10 @@ export class Screen {
     const dock = h("div", { class: "wq-dock", testid: `wq-ask-${q.kind}` }, h("p", { class: "wq-dock-words" }, this.questionWords(q)));
     const button = (a, label, kind = "secondary", testid = null) => h("button", { type: "button", class: ["btn", kind], testid, onclick: () => this.send(a) }, label);
     const rankWord = (r) => (r === "front" ? "the Front rank" : r === "rear" ? "the Rear rank" : "no rank");
+    // The table's default is the first answer offered (battle_flow.questions): one tap, named as such, first.
+    const choice = (a, i, label, testid) => h("button", { type: "button", class: ["btn", i === 0 ? "primary" : "secondary"], testid,
+      "data-default": i === 0 ? "true" : null, onclick: () => this.send(a) },
+    i === 0 ? `Table's choice: ${label.charAt(0).toLowerCase()}${label.slice(1)}` : label);
     const row = h("div", { class: "wq-choices" });
     dock.append(row);
     switch (q.kind) {
@@ -1031,19 +1035,19 @@ export class Screen {
         break;
       }
       case "target":
-        for (const a of offered) row.append(button(a, `Strike ${rankWord(a.rank)}`, "primary", `wq-target-${a.rank}`));
+        offered.forEach((a, i) => row.append(choice(a, i, `Strike ${rankWord(a.rank)}`, `wq-target-${a.rank}`)));
         break;
       case "spell":
-        for (const a of offered) {
-          if (a.troop === null || a.troop === undefined) row.append(button(a, "Cast no spell", "secondary", "wq-spell-none"));
-          else row.append(button(a, `Strike ${this.troopName(this.battleTroop(b, a.troop)?.kind || "")}`, "primary", `wq-spell-${a.troop}`));
-        }
+        offered.forEach((a, i) => {
+          if (a.troop === null || a.troop === undefined) row.append(choice(a, i, "Cast no spell", "wq-spell-none"));
+          else row.append(choice(a, i, `Strike ${this.troopName(this.battleTroop(b, a.troop)?.kind || "")}`, `wq-spell-${a.troop}`));
+        });
         break;
       case "breath":
-        for (const a of offered) row.append(button(a, a.rank ? `Breathe on ${rankWord(a.rank)}` : "Not now", a.rank ? "primary" : "secondary", `wq-breath-${a.rank || "none"}`));
+        offered.forEach((a, i) => row.append(choice(a, i, a.rank ? `Breathe on ${rankWord(a.rank)}` : "Not now", `wq-breath-${a.rank || "none"}`)));
         break;
       case "assign": {
-        if (offered[0]) row.append(button(offered[0], "As the table suggests", "primary", "wq-assign-default"));
+        if (offered[0]) row.append(button(offered[0], "Table's choice", "primary", "wq-assign-default"));
         if (!this.draft || this.draft.kind !== "assign") {
           row.append(h("button", { type: "button", class: "btn secondary", testid: "wq-assign-custom", onclick: () => this.startAssign(q, b) }, "Assign myself…"));
         } else {
@@ -1052,7 +1056,7 @@ export class Screen {
         break;
       }
       case "press_on":
-        for (const a of offered) row.append(button(a, a.withdraw ? "Withdraw" : "Press on", a.withdraw ? "secondary" : "primary", a.withdraw ? "wq-withdraw" : "wq-press-on"));
+        offered.forEach((a, i) => row.append(choice(a, i, a.withdraw ? "Withdraw" : "Press on", a.withdraw ? "wq-withdraw" : "wq-press-on")));
         break;
       case "retreat":
         for (const a of offered) row.append(button(a, `Retreat to ${this.regionName(a.region)}`, "primary", `wq-retreat-${a.region}`));
