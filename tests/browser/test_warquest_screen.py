@@ -569,6 +569,19 @@ def test_nothing_is_cut_off(server: Server, browser: Browser, cat: dict[str, Any
             show(page, v)
             page.wait_for_timeout(300)
             shot(page, f"warquest_screen_06_{size_name}_{name}")
+            if name == "turn":
+                # Review B 9: the first-game tour comes after the prompt and the actions, never above them.
+                found = page.evaluate(
+                    """() => {
+                      const top = (q) => { const e = document.querySelector(q);
+                        return e && e.offsetParent ? e.getBoundingClientRect().top : null; };
+                      return {acts: top('[data-testid="wq-acts"]'), guide: top('[data-testid="help-guide"]'),
+                              side: document.querySelector('.side').getBoundingClientRect().height}; }"""
+                )
+                assert found["guide"] is not None, found
+                assert found["acts"] < found["guide"], found
+                if size_name == "phone":
+                    assert found["side"] >= 0.38 * size["height"], found
             wide: float = page.evaluate("() => document.documentElement.scrollWidth")
             assert wide <= size["width"] + 1, f"{name}: the page is {wide} px wide"
             for sel in ('[data-testid="wq-end-turn"]', '[data-testid="options-button"]', ".wq-battle .btn"):
