@@ -800,3 +800,43 @@ def test_the_tables_choice_is_the_first_button(page: Page, cat: dict[str, Any]) 
     expect(tid(page, "wq-press-on")).to_have_text("Table's choice: press on")
     tid(page, "wq-press-on").click()
     assert sent(page)[-1]["action"] == {"type": "press_on", "withdraw": False}
+
+
+def test_kingdoms_are_named_and_a_card_shows_its_kingdom(page: Page, cat: dict[str, Any]) -> None:
+    """Review B 3: the eight kingdoms of Myrathia are named under the map in their colours; tapping a conquest
+    card that names Vandar outlines Vandar's four regions (and no other); an event naming Thalassa outlines
+    Thalassa; a kingdom's name in the legend does the same, and a second tap puts it out."""
+    obs = turn_view(cat)
+    obs["event"] = next(e for e in cat["events"] if e["key"] == "the_kraken_rises")
+    show(page, view(obs, actions=TURN_ACTIONS, movable=[0, 1]))
+    kingdoms = cat["maps"]["myrathia"]["kingdoms"]
+    expect(page.locator(".wq-kingdom")).to_have_count(len(kingdoms))
+    for k in kingdoms:
+        expect(tid(page, f"wq-kingdom-{k['key']}")).to_have_text(k["name"])
+
+    def lit() -> set[str]:
+        found: list[str] = page.evaluate(
+            """() => [...document.querySelectorAll('[data-testid^="wq-region-"]')]
+                 .filter(e => (e.dataset.light || '').split(' ').includes('kingdom'))
+                 .map(e => e.dataset.region)"""
+        )
+        return set(found)
+
+    def of(key: str) -> set[str]:
+        return {r["id"] for r in cat["maps"]["myrathia"]["regions"] if r["kingdom"] == key}
+
+    assert lit() == set()
+    tid(page, "wq-conquest-3").click()  # "A Foothold in Vandar"
+    page.wait_for_function("() => document.querySelector('[data-light~=\"kingdom\"]')")
+    assert lit() == of("vandar") == {"ashford", "goldmere", "kingsfield", "vandar_crown"}
+    expect(tid(page, "wq-kingdom-vandar")).to_have_attribute("aria-pressed", "true")
+    shot(page, "warquest_screen_24_kingdom")
+    tid(page, "wq-event-card").click()  # "The kraken rises off Thalassa"
+    expect(tid(page, "wq-kingdom-thalassa")).to_have_attribute("aria-pressed", "true")
+    assert lit() == of("thalassa")
+    tid(page, "wq-kingdom-thalassa").click()
+    expect(tid(page, "wq-kingdom-thalassa")).to_have_attribute("aria-pressed", "false")
+    assert lit() == set()
+    tid(page, "wq-kingdom-sylmar").click()
+    expect(tid(page, "wq-kingdom-sylmar")).to_have_attribute("aria-pressed", "true")
+    assert lit() == of("sylmar")

@@ -43,7 +43,8 @@ const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
  * white on this map: green and blue are warlords' colours here, and a lit region must not read as owned.
  */
 const SEAT_LIKE = { "#22c55e": "#ffe9a8", "#2563eb": "#fffdf4" };
-const RECENT_LINES = 4; // the log's last sentences shown near the top of the side panel
+const RECENT_LINES = 4;
+const KINGDOM_MS = 8000; // how long a tapped card's kingdom stays outlined on the map // the log's last sentences shown near the top of the side panel
 const pct = (p) => `${(Math.round(Number(p) * 1000) / 10).toFixed(1)}%`;
 
 /** Mix a colour with parchment (a kingdom's fill is its colour, softened so the pieces on it stand out). */
@@ -243,7 +244,8 @@ export class Screen {
     const map = this.mapData();
     if (map) this.board.setMap(this.boardMap(map));
     this.board.render({
-      lights: this.shell.lights().map((l) => (SEAT_LIKE[String(l.colour).toLowerCase()] ? { ...l, colour: SEAT_LIKE[String(l.colour).toLowerCase()] } : l)),
+      lights: [...this.shell.lights().map((l) => (SEAT_LIKE[String(l.colour).toLowerCase()] ? { ...l, colour: SEAT_LIKE[String(l.colour).toLowerCase()] } : l)),
+        ...this.kingdomLights()],
       stacks: this.stacks(o),
       owners: this.owners(o),
       marks: this.questMarks(),
@@ -282,8 +284,9 @@ export class Screen {
   }
 
   /** The shell's clock: the map may be drawn large only after the first view (its size is measured late). */
-  tick() {
+  tick(now) {
     if (this.view && this.view.status === "playing") this.centreMap(this.view);
+    if (this.lit && (now ?? performance.now()) > this.lit.until) { this.lit = null; this.shell.render(); }
   }
 
   afterView(view) {
@@ -301,7 +304,37 @@ export class Screen {
     const items = (o.players || []).map((p) => h("span", { class: "legend-item" },
       h("span", { class: "swatch round", style: { background: p.colour }, "aria-hidden": "true" }), this.short(p.seat)));
     items.push(h("span", { class: "legend-item wq-legend-long" }, "coin: a city's tax · crown: capital · swords: ancient battlefield · flag: owner"));
+    // The kingdoms by name in their colours (cards and events name them); a tap outlines one on the map.
+    const kingdoms = ((this.mapData() || {}).kingdoms || []).map((k) => h("button", { type: "button",
+      class: ["legend-item", "wq-kingdom", this.lit && this.lit.key === k.key && "on"], testid: `wq-kingdom-${k.key}`,
+      "aria-pressed": this.lit && this.lit.key === k.key ? "true" : "false", title: `Show ${k.name} on the map`,
+      onclick: () => this.showKingdom(k.key) },
+    h("span", { class: "swatch", style: { background: soften(k.colour) }, "aria-hidden": "true" }), k.name));
+    if (kingdoms.length) items.push(h("span", { class: "wq-kingdoms", testid: "wq-kingdoms" }, kingdoms));
     return items;
+  }
+
+  /** The kingdom a card's words name ("A Foothold in Vandar", "off Thalassa"), by its name as a whole word. */
+  kingdomOf(...texts) {
+    const said = texts.filter(Boolean).join(" ");
+    for (const k of (this.mapData() || {}).kingdoms || []) {
+      if (new RegExp(`\\b${k.name}\\b`, "i").test(said)) return k.key;
+    }
+    return null;
+  }
+
+  /** Outline a kingdom's regions on the map for a while (tapped again: off). */
+  showKingdom(key) {
+    this.lit = !key || (this.lit && this.lit.key === key) ? null : { key, until: performance.now() + KINGDOM_MS };
+    this.shell.render();
+  }
+
+  /** The outline of the kingdom shown, as steady lights on its regions (drawn like the table's own). */
+  kingdomLights() {
+    if (!this.lit) return [];
+    const regions = ((this.mapData() || {}).regions || []).filter((r) => r.kingdom === this.lit.key);
+    return regions.map((r) => ({ region: r.id, effect: "kingdom", colour: "#fffbe6", pattern: "steady", t0: this.lit.until - KINGDOM_MS,
+      delay_ms: 0, duration_ms: KINGDOM_MS }));
   }
 
   prompt(view) {
@@ -626,7 +659,8 @@ export class Screen {
           h("div", { class: "wq-card-text" }, `${q.monster ? `${sentence(q.monster)} · ` : ""}${this.locationName(q.location)} in ${this.regionName(q.region)}`),
           offered.has(q.id) ? h("button", { type: "button", class: "btn primary small", testid: `wq-quest-go-${q.id}`,
             onclick: () => this.send(offered.get(q.id)) }, `Attempt (2d6 ≥ ${q.vp})`) : null)),
-        conquests.map((c) => h("div", { class: "wq-card conquest", testid: `wq-conquest-${c.id}`, "data-help": "idea:victory" },
+        conquests.map((c) => h("div", { class: ["wq-card", "conquest", this.kingdomOf(c.name, c.text) && "names-kingdom"], testid: `wq-conquest-${c.id}`,
+          "data-help": "idea:victory", "data-kingdom": this.kingdomOf(c.name, c.text), onclick: () => this.showKingdom(this.kingdomOf(c.name, c.text)) },
           h("div", { class: "wq-card-head" }, h("span", { class: "wq-card-kind" }, "Conquest"), h("span", { class: "wq-vp" }, `${c.vp} VP`)),
           h("div", { class: "wq-card-name" }, c.name),
           h("div", { class: "wq-card-text" }, c.text)))));
@@ -635,7 +669,8 @@ export class Screen {
   renderEvent(o) {
     const e = o.event;
     fill(this.elEvent, h("h3", { class: "side-title" }, "Event of the round"),
-      e ? h("div", { class: "wq-card event", testid: "wq-event-card", "data-help": `event:${this.eventEffect(e)}` }, h("div", { class: "wq-card-name" }, e.name), h("div", { class: "wq-card-text" }, e.text))
+      e ? h("div", { class: ["wq-card", "event", this.kingdomOf(e.name, e.text) && "names-kingdom"], testid: "wq-event-card", "data-help": `event:${this.eventEffect(e)}`,
+        "data-kingdom": this.kingdomOf(e.name, e.text), onclick: () => this.showKingdom(this.kingdomOf(e.name, e.text)) }, h("div", { class: "wq-card-name" }, e.name), h("div", { class: "wq-card-text" }, e.text))
         : h("p", { class: "muted" }, "No event turned yet."));
   }
 
