@@ -152,10 +152,8 @@ export class Screen {
   locationName(key) { const l = this.cat && this.cat.locations && this.cat.locations[key]; return (l && l.name) || humanise(key); }
   regionState(id) { return (this.obs().regions || []).find((r) => r.id === id) || null; }
   troopInfo(kind) {
-    const t = this.cat && this.cat.troops;
-    if (!t) return null;
-    if (Array.isArray(t)) return t.find((x) => x.id === kind || x.key === kind) || null;
-    return t[kind] || null;
+    const t = this.cat && this.cat.troops; // the catalogue's troops by kind
+    return (t && t[kind]) || null;
   }
   troopName(kind) { const t = this.troopInfo(kind); return (t && t.name) || humanise(kind); }
   troopCost(kind) { const t = this.troopInfo(kind); return t && typeof t.cost === "number" ? t.cost : null; }
@@ -407,7 +405,7 @@ export class Screen {
   /** A power card's effect (its help topic `power:<effect>`), from the catalogue. */
   powerEffect(c) {
     const found = ((this.cat && this.cat.powers) || []).find((x) => x.id === c.id);
-    return (found && found.effect) || c.effect || c.key;
+    return found ? found.effect : c.key;
   }
 
   // ---------------------------------------------------------------- what just happened (the log's events)
@@ -682,7 +680,7 @@ export class Screen {
 
   eventEffect(e) {
     const found = ((this.cat && this.cat.events) || []).find((x) => x.id === e.id);
-    return (found && found.effect) || e.effect || e.key;
+    return found ? found.effect : e.key;
   }
 
   renderMarket(o) {
@@ -953,7 +951,7 @@ export class Screen {
 
   troopChip(t, sideName, area, q, mySide) {
     const info = this.troopInfo(t.kind) || {};
-    const defence = info.defense ?? info.defence;
+    const defence = info.defense;
     const name = this.troopName(t.kind);
     const [first, ...rest] = name.replace(/\s*\(elite\)/i, "").split(" ");
     const hits = Number(t.hits || 0);
