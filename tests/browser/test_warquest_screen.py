@@ -840,3 +840,11 @@ def test_kingdoms_are_named_and_a_card_shows_its_kingdom(page: Page, cat: dict[s
     tid(page, "wq-kingdom-sylmar").click()
     expect(tid(page, "wq-kingdom-sylmar")).to_have_attribute("aria-pressed", "true")
     assert lit() == of("sylmar")
+    # At 1920x1080 the kingdoms' names stay on one row under the map, the map whole beside the side panel.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    rows = page.evaluate(
+        "() => new Set([...document.querySelectorAll('.wq-kingdom')]"
+        ".map(e => Math.round(e.getBoundingClientRect().top))).size"
+    )
+    assert rows == 1, rows
+    shot(page, "warquest_screen_25_full_hd")
