@@ -187,6 +187,7 @@ class Player:
         region = next(r for r in PREFERRED if r in free)
         tap_region(page, region, self.cat)
         expect(tid(page, "wq-place-dialog")).to_be_visible()
+        expect(tid(page, "wq-stats-key")).to_contain_text("attack/defence")  # "1/1 M" is explained
         self.shot_once("warquest_02_placement")
         # In a kingdom, the table's second package: a full army of one basic kind; in a people's land, the
         # first (no troops: the gold is kept to recruit the people of the land in the first turn).
@@ -313,7 +314,7 @@ class Player:
                 tid(page, f"wq-dest-{pick['region']}").click()
                 expect(tid(page, "wq-odds")).to_be_visible()
                 # The odds are the table's preview of this move (wq-table-api.md), shown once they come.
-                page.wait_for_function("() => window.iwgtTable.game.odds && window.iwgtTable.game.odds.answer")
+                page.wait_for_function("() => (window.iwgtTable.game.odds || {}).answer")
                 odds = page.evaluate("() => window.iwgtTable.game.odds.answer.odds")
                 if odds:
                     want = f"{round(odds['attacker_wins'] * 100, 1):.1f}%"

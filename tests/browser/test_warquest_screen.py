@@ -848,3 +848,9 @@ def test_kingdoms_are_named_and_a_card_shows_its_kingdom(page: Page, cat: dict[s
     )
     assert rows == 1, rows
     shot(page, "warquest_screen_25_full_hd")
+
+
+def test_the_event_says_when_it_was_turned(page: Page, cat: dict[str, Any]) -> None:
+    """Review B 10: the event card shown in round 2 was turned when round 1 ended, and says so."""
+    show(page, view(turn_view(cat), actions=TURN_ACTIONS, movable=[0, 1]))
+    expect(tid(page, "wq-event-title")).to_have_text("Last event (end of round 1)")

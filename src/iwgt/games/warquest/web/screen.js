@@ -666,7 +666,9 @@ export class Screen {
 
   renderEvent(o) {
     const e = o.event;
-    fill(this.elEvent, h("h3", { class: "side-title" }, "Event of the round"),
+    // The event is turned when a round ends: in round 3 the card shown is the one that closed round 2 (done).
+    const after = Number(o.round || 0) - 1;
+    fill(this.elEvent, h("h3", { class: "side-title", testid: "wq-event-title" }, after >= 1 ? `Last event (end of round ${after})` : "Last event"),
       e ? h("div", { class: ["wq-card", "event", this.kingdomOf(e.name, e.text) && "names-kingdom"], testid: "wq-event-card", "data-help": `event:${this.eventEffect(e)}`,
         "data-kingdom": this.kingdomOf(e.name, e.text), onclick: () => this.showKingdom(this.kingdomOf(e.name, e.text)) }, h("div", { class: "wq-card-name" }, e.name), h("div", { class: "wq-card-text" }, e.text))
         : h("p", { class: "muted" }, "No event turned yet."));
@@ -1236,6 +1238,7 @@ export class Screen {
     });
     dlg = modal({ title: `Your army in ${this.regionName(region)}`, testid: "wq-place-dialog", dismissable: true, transient: true, body: [
       h("p", {}, "Your Warlord and Lieutenant start here. Buy any basic troops with your 30 gold."),
+      h("p", { class: "muted", testid: "wq-stats-key" }, "A troop's figures: attack/defence, the dice it rolls and the hits that eliminate it (defence 3 or more: it never flees); M: a missile troop."),
       h("div", { class: "wq-packages" }, packages),
       kinds.length ? h("h3", { class: "side-title" }, "Or count your own") : null, ...rows.map((r) => r.el), total,
       h("div", { class: "dialog-buttons" }, go, h("button", { type: "button", class: "btn secondary", testid: "wq-place-cancel", onclick: () => dlg.close(null) }, "Cancel"))] });
