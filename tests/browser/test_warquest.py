@@ -548,6 +548,12 @@ def test_the_table_fits_a_phone_and_a_tablet(server: Server, browser: Browser, s
         elif zoom.is_visible():
             zoom.click()
             expect(zoom).to_have_text("Whole board")
+        # The kingdoms' names under the map take one row (it scrolls sideways on a narrow screen).
+        rows = page.evaluate(
+            "() => new Set([...document.querySelectorAll('.wq-kingdom')]"
+            ".map(e => Math.round(e.getBoundingClientRect().top))).size"
+        )
+        assert rows == 1, f"the kingdoms take {rows} rows at {size_name}"
         text = smallest_board_text(page)
         assert text >= READABLE_PX - 0.05, f"the map's smallest text is {text:.1f}px at {size_name}"
         shot(page, f"warquest_09_layout_{size_name}")
