@@ -751,6 +751,9 @@ def test_what_just_happened_is_shown_where_the_player_looks(page: Page, cat: dic
     expect(tid(page, "wq-round-roll-0")).to_contain_text("The Blue Warlord's front rank")
     expect(tid(page, "wq-round-roll-0")).to_contain_text("2 hits, 1 flee")
     expect(tid(page, "wq-round-roll-1")).to_contain_text("The Red Warlord's rear rank")
+    # What each roll did: Blue's 2 hits and 1 flee eliminated 2 goblins, 1 fled; Red's is not applied yet.
+    expect(tid(page, "wq-round-took-0")).to_have_text("→ 2 eliminated, 1 fled")
+    expect(tid(page, "wq-round-took-1")).to_have_text("")
     shot(page, "warquest_screen_22_battle_rolls")
     # Blue is beaten after 2 rounds: +1 VP to Red; 3 of Blue's troops are cut down in the pursuit, the rest
     # fall back to Ashford.

@@ -439,7 +439,7 @@ export class Screen {
         break;
       case "AttackRolled":
       case "SpellRolled":
-        if (f) f.rolls.push(e);
+        if (f) f.rolls.push({ ...e });
         break;
       case "RoundEnded":
         if (f) { f.lastRound = f.rolls; f.rolls = []; f.round = e.round + 1; }
@@ -448,6 +448,9 @@ export class Screen {
         if (f) {
           f.lost[e.seat] = (f.lost[e.seat] || 0) + (e.eliminated || []).length;
           f.fled[e.seat] = (f.fled[e.seat] || 0) + (e.fled || []).length;
+          // What the last roll did to the side it struck (a flee no troop could take is lost: WQ-CB-14).
+          const roll = f.rolls.at(-1);
+          if (roll && !roll.took && roll.seat !== e.seat) roll.took = e;
         }
         break;
       case "BattleWon":
@@ -980,6 +983,13 @@ export class Screen {
     extra);
   }
 
+  /** What a roll did: "2 eliminated, 1 fled (1 flee lost)". */
+  tookWords(e) {
+    const fled = (e.took.fled || []).length;
+    const lost = Math.max(0, Number(e.flees || 0) - fled);
+    return `→ ${(e.took.eliminated || []).length} eliminated, ${fled} fled${lost ? ` (${plural(lost, "flee")} lost: no troop could flee)` : ""}`;
+  }
+
   /** Whose rank a battle's roll is: "the Blue Warlord's front rank" (a spell: "the Blue Warlord's spell"). */
   rollOwner(e) {
     const who = this.pname(e.seat);
@@ -1001,7 +1011,8 @@ export class Screen {
       h("tbody", {}, rows.map((e, i) => h("tr", { testid: `wq-round-roll-${i}` },
         h("td", {}, h("span", { class: "swatch round", style: { background: this.colour(e.seat) } }), ` ${sentence(this.rollOwner(e))}`),
         h("td", {}, e.target ? `at the ${e.target} rank` : ""), h("td", {}, dice(e.dice ?? (e.faces || []).length)),
-        h("td", {}, `${plural(e.hits ?? 0, "hit")}, ${plural(e.flees ?? 0, "flee")}`))))) : null;
+        h("td", {}, `${plural(e.hits ?? 0, "hit")}, ${plural(e.flees ?? 0, "flee")}`),
+        h("td", { testid: `wq-round-took-${i}` }, e.took ? this.tookWords(e) : ""))))) : null;
     if (!r) return h("div", { class: "wq-dice muted", testid: "wq-dice" }, "No dice rolled yet.", table);
     const faces = (r.faces || []).map(faceWord);
     const hits = r.hits ?? faces.filter((x) => x === "hit").length;
