@@ -272,13 +272,14 @@ export class Screen {
     const o = view.observation || {};
     const key = `${view.seat}:${o.battle ? o.battle.region : ""}`;
     if (this.centredFor === key || !this.elBoardHost.classList.contains("zoomed")) return;
-    this.centredFor = key;
     let region = o.battle ? o.battle.region : null;
     if (!region) {
       for (const r of o.regions || []) if ((r.leaders || []).some((l) => l.seat === view.seat && l.rank === "warlord")) region = r.id;
     }
     const el = region && this.elBoardHost.querySelector(`[data-testid="wq-region-${region}"]`);
-    if (el) el.scrollIntoView({ block: "center", inline: "center" });
+    if (!el) return; // the map is not drawn yet (its catalogue is on the way): the clock tries again
+    this.centredFor = key;
+    el.scrollIntoView({ block: "center", inline: "center" });
   }
 
   /** The shell's clock: the map may be drawn large only after the first view (its size is measured late). */
