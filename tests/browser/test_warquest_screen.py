@@ -165,7 +165,7 @@ def turn_view(cat: dict[str, Any], seat: int = 0) -> dict[str, Any]:
             "name": "A Bountiful Harvest",
             "text": "Every warlord gains 5 gold.",
         },
-        "marks": {"moved": [], "taxed": [], "bought_power": False},
+        "marks": {"moved": [], "taxed": [], "bought_power": False, "quests": 0},
         "hand": HAND if mine else {"quests": [], "conquests": []},
         "battle": None,
         "question": None,
@@ -415,6 +415,16 @@ def test_actions_show_costs_and_reasons(page: Page, cat: dict[str, Any]) -> None
     expect(tid(page, "wq-quest-0")).to_contain_text("in Duskmoor")
     tid(page, "wq-act-tax").click()
     assert sent(page)[-1] == {"seat": 0, "action": {"type": "tax", "region": "vandar_crown"}}
+
+
+def test_after_a_quest_the_quest_button_says_one_a_turn(page: Page, cat: dict[str, Any]) -> None:
+    """WQ-QU-01 designed: with a quest attempted this turn (``marks.quests`` 1) and none offered, the Quest
+    button is greyed with "one quest a turn", not the leaders' reason."""
+    obs = turn_view(cat)
+    obs["marks"] = {**obs["marks"], "quests": 1}
+    show(page, view(obs, actions=TURN_ACTIONS, movable=[0, 1]))
+    expect(tid(page, "wq-act-quest")).to_be_disabled()
+    expect(tid(page, "wq-why-quest")).to_have_text("one quest a turn")
 
 
 def preview_answer(action: dict[str, Any], wins: float, error: float) -> dict[str, Any]:

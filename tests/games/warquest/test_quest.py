@@ -120,3 +120,48 @@ def test_a_leader_must_stand_at_the_location() -> None:
     with pytest.raises(IllegalAction, match=r"^WQ-QU-01: quest card 5 is not in this warlord's hand"):
         GAME.apply(s, act.Quest(5))
     assert {a.card for a in GAME.legal_actions(s, 0) if isinstance(a, act.Quest)} == {0, 1}
+
+
+def test_one_quest_a_turn_the_second_is_refused_and_not_offered() -> None:
+    """WQ-QU-01 designed (``QUESTS_PER_TURN = 1``): after card 1 is attempted (2 + 3 = 5 >= 4, won), card 0
+    is still held and its location still holds the Warlord, with 2 actions left; yet no quest is offered and
+    ``Quest(0)`` is refused, the clause first, with the state untouched."""
+    assert rules().constants.QUESTS_PER_TURN == 1
+    s = _questing()
+    assert GAME.observe(s, 0)["marks"]["quests"] == 0
+    s, _ = GAME.apply(s, act.Quest(1))
+    assert s.marks.quests == 1
+    s, _ = _roll(s, 2, 3)
+    assert 0 in s.players[0].quests and s.marks.actions_left == 2 and GAME.to_move(s) == 0
+    assert GAME.observe(s, 0)["marks"]["quests"] == 1
+    offered = GAME.legal_actions(s, 0)
+    assert not [a for a in offered if isinstance(a, act.Quest)]
+    assert act.EndTurn() in offered
+    with pytest.raises(IllegalAction, match=r"^WQ-QU-01 \(designed\): one quest a turn"):
+        GAME.apply(s, act.Quest(0))
+    assert s.marks.actions_left == 2 and 0 in s.players[0].quests
+
+
+def test_the_next_turn_allows_a_quest_again() -> None:
+    """WQ-QU-01 designed: the count is the turn's: after seat 0's quest and every other warlord's turn (and
+    the round's event), seat 0's next turn offers card 0 at the tower again, and the quest is accepted."""
+    s = _questing()
+    s, _ = GAME.apply(s, act.Quest(1))
+    s, _ = _roll(s, 2, 3)
+    s, _ = GAME.apply(s, act.EndTurn())
+    assert s.marks.quests == 0
+    for _ in range(500):  # the others end their turns at once; any die rolls 1, any question its first answer
+        if s.phase == "turn" and s.seat == 0:
+            break
+        who = GAME.to_move(s)
+        if who == CHANCE:
+            s, _ = GAME.apply(s, ChanceOutcome(1))
+            continue
+        assert isinstance(who, int)
+        offered = GAME.legal_actions(s, who)
+        s, _ = GAME.apply(s, act.EndTurn() if act.EndTurn() in offered else offered[0])
+    assert s.phase == "turn" and s.seat == 0 and s.marks.quests == 0
+    assert s.leaders_in("r01", 0) and 0 in s.players[0].quests
+    assert act.Quest(0) in GAME.legal_actions(s, 0)
+    s, _ = GAME.apply(s, act.Quest(0))
+    assert s.marks.quests == 1

@@ -189,6 +189,7 @@ def observe(state: WqState, seat: int | None) -> JSON:
             "moved": sorted(state.marks.moved),
             "taxed": sorted(state.marks.taxed),
             "bought_power": state.marks.bought_power,
+            "quests": state.marks.quests,
         },
         "hand": hand,
         "battle": None,

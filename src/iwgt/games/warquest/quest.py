@@ -4,6 +4,7 @@ The card is shown (and leaves the hand) when the quest is declared; two chance n
 the VP, the card to the completed quests, a new card drawn (WQ-MS-37 designed). Failure: the card under the
 quest deck (in view), a new card drawn (WQ-QU-04). Doubles: the top power card is drawn and shown: kept as
 Treasure on success (the Rule of Five may ask a discard), else put under the power deck (WQ-QU-05/06).
+A warlord attempts at most one quest a turn (WQ-QU-01 designed, ``QUESTS_PER_TURN``, in ``TurnMarks.quests``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def quest_region(state: WqState, card: int) -> str:
 
 def check_quest(state: WqState, seat: int, action: Quest) -> str:
     """The quest's region, or IllegalAction naming the rule broken."""
+    per_turn = rules().constants.QUESTS_PER_TURN
+    if state.marks.quests >= per_turn:
+        raise IllegalAction(
+            f"WQ-QU-01 (designed): one quest a turn (QUESTS_PER_TURN = {per_turn}): "
+            "this warlord has attempted a quest this turn"
+        )
     if action.card not in state.players[seat].quests:
         raise IllegalAction(f"WQ-QU-01: quest card {action.card} is not in this warlord's hand")
     region = quest_region(state, action.card)
@@ -41,7 +48,9 @@ def check_quest(state: WqState, seat: int, action: Quest) -> str:
 
 
 def legal_quests(state: WqState, seat: int) -> list[Quest]:
-    """Every held quest whose location holds one of the warlord's leaders."""
+    """Every held quest whose location holds one of the warlord's leaders, while the turn allows a quest."""
+    if state.marks.quests >= rules().constants.QUESTS_PER_TURN:  # WQ-QU-01 designed: one quest a turn
+        return []
     here = {ld.region for ld in state.leaders if ld.seat == seat}
     return [Quest(c) for c in state.players[seat].quests if quest_region(state, c) in here]
 
@@ -51,6 +60,7 @@ def apply_quest(state: WqState, seat: int, action: Quest) -> tuple[WqState, list
     region = check_quest(state, seat, action)
     p = state.players[seat]
     state = with_player(state, replace(p, quests=tuple(c for c in p.quests if c != action.card)))
+    state = replace(state, marks=replace(state.marks, quests=state.marks.quests + 1))
     roll = Pending("quest", seat=seat, die=QUEST_DIE, count=rules().constants.QUEST_DICE, card=action.card)
     state = replace(state, pending=(*state.pending, roll))
     return state, [QuestDeclared(seat, action.card, region)]

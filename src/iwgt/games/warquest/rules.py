@@ -220,6 +220,7 @@ class Constants(Model):
     QUEST_HAND: int = Field(ge=1)
     CONQUEST_HAND: int = Field(ge=1)
     QUEST_DICE: int = Field(ge=1)
+    QUESTS_PER_TURN: int = Field(ge=1)
     EMPEROR_QUESTS: int = Field(ge=1)
     BATTLE_VP: int = Field(ge=0)
     MAX_RANK: int = Field(ge=1)

@@ -60,11 +60,13 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class TurnMarks:
-    """What the player whose turn it is has done this turn (WQ-MV-06, WQ-TX-03, WQ-PW-05)."""
+    """What the player whose turn it is has done this turn (WQ-MV-06, WQ-TX-03, WQ-PW-05, WQ-QU-01)."""
 
     moved: frozenset[int] = frozenset()
     taxed: frozenset[str] = frozenset()
     bought_power: bool = False
+    quests: int = 0
+    """Quests attempted this turn (WQ-QU-01 designed: at most ``QUESTS_PER_TURN``)."""
     actions_left: int = 0
 
 

@@ -776,7 +776,9 @@ export class Screen {
         if ((o.marks || {}).bought_power) return "one power card a turn";
         if (!mineLeaders.some((l) => (this.regionInfo(l.region) || {}).battlefield)) return "no leader at an ancient battlefield";
         return "too little gold";
-      case "quest": return "no leader at your quests' locations";
+      case "quest":
+        if (((o.marks || {}).quests ?? 0) >= 1) return "one quest a turn";
+        return "no leader at your quests' locations";
       default: return "not now";
     }
   }
