@@ -24,8 +24,9 @@ from iwgt.core.protocol import (
     Status,
 )
 from iwgt.games.warquest import actions as act
-from iwgt.games.warquest import cards, economy, movement, quest, setup, turn
+from iwgt.games.warquest import battle_flow, cards, economy, movement, quest, setup, turn
 from iwgt.games.warquest.facts import FACTS, RULES_VERSION
+from iwgt.games.warquest.rules import rules
 from iwgt.games.warquest.scenario import WqScenario, load_scenario, parse_scenario, scenario_names
 from iwgt.games.warquest.score import SEAT_NAMES
 from iwgt.games.warquest.state import Pending, WqState
@@ -53,12 +54,6 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     return value
-
-
-def _battle_flow() -> Any:
-    from iwgt.games.warquest import battle_flow
-
-    return battle_flow
 
 
 class WqGame:
@@ -100,7 +95,7 @@ class WqGame:
             seats=self.seats(sc),
             turns=sc.rounds,
             table=f"{m.name}, {len(m.regions)} regions ({width:g} x {height:g})",
-            forces=f"{sc.players} warlords, 30 gold each",
+            forces=f"{sc.players} warlords, {rules().constants.START_GOLD} gold each",
             turn_word="rounds",
         )
 
@@ -115,10 +110,9 @@ class WqGame:
         if state.phase == "over":
             return None
         if state.battle is not None:
-            bf = _battle_flow()
-            if bf.die_needed(state) is not None:
+            if battle_flow.die_needed(state) is not None:
                 return CHANCE
-            seat: Seat | None = bf.to_move(state)
+            seat: Seat | None = battle_flow.to_move(state)
             return seat
         if state.pending:
             top = state.pending[-1]
@@ -130,7 +124,7 @@ class WqGame:
         if state.phase == "over":
             return None
         if state.battle is not None:
-            die: Die | None = _battle_flow().die_needed(state)
+            die: Die | None = battle_flow.die_needed(state)
             return die
         if state.pending and state.pending[-1].die is not None:
             return state.pending[-1].die
@@ -160,7 +154,7 @@ class WqGame:
         if self.to_move(state) != seat:
             return []
         if state.battle is not None:
-            out: list[act.Action] = _battle_flow().questions(state, seat)
+            out: list[act.Action] = battle_flow.questions(state, seat)
             return out
         if state.pending:
             top = state.pending[-1]
@@ -201,7 +195,7 @@ class WqGame:
         if not 1 <= outcome.face <= die.sides:
             raise IllegalAction(f"a {die.purpose} has faces 1 to {die.sides}, got {outcome.face}")
         if state.battle is not None:
-            step: Step = _battle_flow().advance(state, outcome)
+            step: Step = battle_flow.advance(state, outcome)
             return step
         top = state.pending[-1]
         if top.kind in ("shuffle", "first"):
@@ -221,7 +215,7 @@ class WqGame:
         if state.battle is not None:
             if not isinstance(action, act.BATTLE_ANSWERS):
                 raise IllegalAction("WQ-MV-10: a battle is being fought: answer its question first")
-            step: Step = _battle_flow().advance(state, action)
+            step: Step = battle_flow.advance(state, action)
             return step
         if isinstance(action, act.BATTLE_ANSWERS):
             raise IllegalAction("WQ-CB-02: no battle is being fought")
