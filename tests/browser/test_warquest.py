@@ -141,6 +141,8 @@ class Player:
         self.shots: set[str] = set()
         self.moved_turn: tuple[int, int, int] | None = None
         self.tallied: tuple[str, int] | None = None
+        self.tally_before = ""  # the last roll shown when the tally was sent (JSON)
+        self.tally_total = 0  # the dice of the roll the tally completes
 
     def count(self, what: str) -> None:
         self.done[what] = self.done.get(what, 0) + 1
@@ -178,6 +180,10 @@ class Player:
         expect(tid(page, "wq-tally-blanks")).to_have_text(str(n - 2))
         self.shot_once("warquest_08_physical_tally")
         self.tallied = (rolling["purpose"], n)
+        self.tally_before = json.dumps(
+            v["observation"]["last_roll"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        self.tally_total = int(rolling["dice"])
         tap_and_wait(page, lambda: tid(page, "wq-tally-send").click())
         self.count("tally")
 
@@ -446,23 +452,42 @@ def test_physical_combat_dice_are_entered_as_a_tally(
                 break
         assert player.tallied, player.done
         purpose, n = player.tallied
-        # The roll ends with a view for the next seat to act, behind the pass-and-play cover.
+        # The roll ends with a view for the next seat to act, behind the pass-and-play cover; or, when a Satyr
+        # stands in the rank, the tally's flee brings AMBUSH's 2 extra dice (WQ-SP-07) and the roll goes on.
+        # The server enters the tally's faces one chance node at a time: wait for the roll to end (a new last
+        # roll) or for AMBUSH to owe more dice once every tallied face is in.
         page.wait_for_function(
-            """p => { if (document.querySelector('[data-testid="pass-screen"]')) return true;
-                      const o = window.iwgtTable.view.observation; const r = o.last_roll;
-                      return r && r.purpose === p && !o.rolling; }""",
-            arg=purpose,
+            """([before, total]) => {
+                 if (document.querySelector('[data-testid="pass-screen"]')) return true;
+                 const o = window.iwgtTable.view && window.iwgtTable.view.observation;
+                 if (!o) return false;
+                 const r = o.rolling;
+                 if (r && r.dice > total && r.faces.length >= total) return true;
+                 const keys = x => x && Object.keys(x).sort().reduce((a, k) => (a[k] = x[k], a), {});
+                 return !!o.last_roll && JSON.stringify(keys(o.last_roll)) !== before; }""",
+            arg=[player.tally_before, player.tally_total],
             timeout=WAIT_MS * 2,
         )
         if tid(page, "pass-screen").count():
             tid(page, "pass-continue").click()
-        roll = view(page)["observation"]["last_roll"]
+        obs = view(page)["observation"]
+        rolling = obs["rolling"]
+        # The tallied roll is the last roll, unless its flee called AMBUSH's dice and it is still rolling (the
+        # next rank's roll may already have begun: the last roll stays until a roll ends).
+        total = player.tally_total
+        cascade = rolling is not None and rolling["dice"] > total and len(rolling["faces"]) >= total
+        roll = rolling if cascade else obs["last_roll"]
+        assert roll["purpose"] == purpose, roll
         words = [
             f if isinstance(f, str) else ["hit", "flee", "blank", "blank", "blank", "blank"][f - 1]
             for f in roll["faces"]
         ]
-        assert sorted(words[-n:]) == sorted(["hit", "flee"] + ["blank"] * (n - 2)), roll
-        assert roll["hits"] >= 1 and roll["flees"] >= 1, roll
+        tally = words[total - n : total] if cascade else words[-n:]
+        assert sorted(tally) == sorted(["hit", "flee"] + ["blank"] * (n - 2)), roll
+        if cascade:  # AMBUSH: the tally's one flee owes 2 more dice (WQ-SP-07)
+            assert roll["dice"] == total + 2, roll
+        else:
+            assert roll["hits"] >= 1 and roll["flees"] >= 1, roll
         assert not page.errors, page.errors  # type: ignore[attr-defined]
     finally:
         page.close()
