@@ -73,3 +73,9 @@ def check_quotes(help_: GameHelp, seed: str) -> int:
     wrong = {c: r.quote for c, r in help_.source.rules.items() if r.quote and not quoted_in(r.quote, source)}
     assert not wrong, f"quotes not found in the rulebook ({seed}): {wrong}"
     return sum(1 for r in help_.source.rules.values() if r.quote)
+
+
+def unquoted_clauses(help_: GameHelp) -> set[str]:
+    """The clauses the help gives without a quote: the ones the text is silent on (decided or designed)."""
+    assert help_.source is not None
+    return {c for c, r in help_.source.rules.items() if not r.quote}

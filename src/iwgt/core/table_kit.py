@@ -1,5 +1,5 @@
-"""Small helpers every table adapter of an inch game shares: numbers and points read from an observation's
-JSON, points rounded for a view, and the skeleton of a collector of one view's lights.
+"""Small helpers the games' table adapters share: an action tried for a preview, numbers and points read from
+an observation's JSON, points rounded for a view, and the skeleton of a collector of one view's lights.
 
 They live in the core (not in ``iwgt.table``) because the adapters live in the games' packages, and a game may
 import the core and the geometry but nothing above them (the import-linter's layers).
@@ -11,10 +11,29 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeGuard
 
+from iwgt.core.errors import GameError
 from iwgt.core.lights import Light, Point, colour
+from iwgt.core.protocol import JSON, Event, Seat
 
 POINT_RADIUS: Final = 0.3
 """The radius of a point's spot by default (a move's end offered, a refused point), in inches."""
+
+
+def trial(game: Any, state: Any, seat: Seat, action: JSON) -> tuple[Any, Any, list[Event]] | str:
+    """A preview's trial: the action read and tried on the state for this seat (a value: nothing changes).
+    Gives the parsed action, the state after it and its events, or the reason it is refused: a malformed
+    action, another seat's turn, or the rule it breaks."""
+    try:
+        parsed = game.action_from_json(action)
+    except GameError as exc:
+        return exc.message
+    if game.to_move(state) != seat:
+        return "it is not your turn to act"
+    try:
+        after, events = game.apply(state, parsed)
+    except GameError as exc:
+        return exc.message
+    return parsed, after, list(events)
 
 
 def is_number(v: Any) -> TypeGuard[int | float]:

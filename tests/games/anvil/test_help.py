@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import get_args
 
-from tests.helpcheck import check_clauses, check_quotes
+from tests.helpcheck import check_clauses, check_quotes, unquoted_clauses
 
 from iwgt.games.anvil.game import AnvilGame
 from iwgt.games.anvil.help import game_help
@@ -28,7 +28,7 @@ def test_every_quote_is_the_rulebooks_own_words() -> None:
     assert help_.source is not None
     quoted = check_quotes(help_, SEED)
     # Every clause with a text of its own quotes it; the decided ones the text is silent on quote nothing.
-    silent = {c for c, r in help_.source.rules.items() if not r.quote}
+    silent = unquoted_clauses(help_)
     assert silent == {
         "FA-MV-03",
         "FA-CRM-05",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from tests.helpcheck import check_clauses, check_quotes
+from tests.helpcheck import check_clauses, check_quotes, unquoted_clauses
 
 from iwgt.games.warquest import actions as act
 from iwgt.games.warquest.help import game_help
@@ -29,7 +29,7 @@ def test_every_quote_is_the_rulebook_s_own_words() -> None:
     assert help_.source is not None
     quoted = check_quotes(help_, SEED)
     # The clauses of things the text leaves out (WQ-MS) quote nothing: they are designed, not quoted.
-    silent = {c for c, r in help_.source.rules.items() if not r.quote}
+    silent = unquoted_clauses(help_)
     assert silent and all(c.startswith("WQ-MS-") for c in silent)
     assert quoted == len(help_.source.rules) - len(silent)
 

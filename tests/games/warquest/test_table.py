@@ -297,3 +297,16 @@ def test_a_battle_decided_before_a_die_is_rolled_shows_certain_odds_wq_ms_41() -
         "rounds_mean": 0.0,
         "round": None,
     }
+
+
+def test_another_seat_s_preview_of_the_mover_s_move_is_refused() -> None:
+    """A preview is tried for the seat that asks (core.table_kit.trial): a warlord whose turn it is not cannot
+    preview the mover's move, its legality or its battle odds."""
+    state, seat, leader, there = duel_at_the_border()
+    sel = ADAPTER.selection(GAME, state, seat, leader)
+    fight = next(d for d in sel["destinations"] if d["region"] == there)
+    other = 1 - seat
+    preview = ADAPTER.preview(GAME, state, other, fight["action"])
+    assert preview["legal"] is False and preview["odds"] is None
+    assert preview["reason"] == "it is not your turn to act"
+    assert ADAPTER.preview(GAME, state, seat, fight["action"])["legal"] is True

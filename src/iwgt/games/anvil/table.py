@@ -43,7 +43,7 @@ from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
-from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import LightCollector, trial
 from iwgt.core.table_kit import is_number as _num
 from iwgt.core.table_kit import json_point as _point
 from iwgt.core.table_kit import xy as _xy
@@ -508,19 +508,11 @@ class AnvilAdapter:
         spell, Steady or a champion its exact outcome (``outcome``)."""
         st = _state(state)
         out: JSON = {"type": "preview", "legal": False, "reason": None, "expected": None, "outcome": None}
-        try:
-            parsed = game.action_from_json(action)
-        except GameError as exc:
-            out["reason"] = exc.message
+        tried = trial(game, st, seat, action)  # a trial on a value: the state is untouched
+        if isinstance(tried, str):
+            out["reason"] = tried
             return out
-        if game.to_move(st) != seat:
-            out["reason"] = "it is not your turn to act"
-            return out
-        try:
-            after, events = game.apply(st, parsed)  # a trial on a value: the state is untouched
-        except GameError as exc:
-            out["reason"] = exc.message
-            return out
+        parsed, after, events = tried
         out["legal"] = True
         if isinstance(parsed, act.Move) and st.options.premeasure:
             moved = [e for e in events if isinstance(e, ev.UnitMoved)]

@@ -31,12 +31,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, YELLOW, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
-from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import LightCollector, trial
 from iwgt.core.table_kit import is_number as _num
 from iwgt.core.table_kit import json_point as _point
 from iwgt.core.table_kit import xy as _xy
@@ -407,12 +406,11 @@ class CdAdapter:
             "odds": None,
             "lines": [],
         }
-        try:
-            a = game.action_from_json(action)
-            after, events = game.apply(st, a)
-        except GameError as exc:
-            out["reason"] = exc.message
+        tried = trial(game, st, seat, action)  # a trial on a value: the state is untouched
+        if isinstance(tried, str):
+            out["reason"] = tried
             return out
+        a, after, events = tried
         out["legal"] = True
         kind = PREVIEW_KIND.get(str(action.get("type")))
         if kind is not None:

@@ -37,12 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
-from iwgt.core.table_kit import LightCollector
+from iwgt.core.table_kit import LightCollector, trial
 from iwgt.core.table_kit import json_point as _point
 from iwgt.core.table_kit import xy as _xy
 from iwgt.games.valhalla import actions as act
@@ -367,19 +366,11 @@ class ValhallaAdapter:
         charge, a fight or a shot (``odds``: as ``iwgt odds valhalla`` prints them, with ``kind``)."""
         st = _state(state)
         out: JSON = {"type": "preview", "legal": False, "reason": None, "expected": None, "odds": None}
-        try:
-            parsed: act.Action = game.action_from_json(action)
-        except GameError as exc:
-            out["reason"] = exc.message
+        tried = trial(game, st, seat, action)
+        if isinstance(tried, str):
+            out["reason"] = tried
             return out
-        if game.to_move(st) != seat:
-            out["reason"] = "it is not your turn to act"
-            return out
-        try:
-            game.apply(st, parsed)  # the trial's state and events are dropped here
-        except GameError as exc:
-            out["reason"] = exc.message
-            return out
+        parsed: act.Action = tried[0]  # the trial's state and events are dropped here
         out["legal"] = True
         out["odds"] = odds_preview(st, parsed)
         return out

@@ -45,7 +45,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import (
     BASE,
@@ -66,6 +65,7 @@ from iwgt.core.lights import (
 )
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table_kit import trial
 from iwgt.games.valkyrx import events as ev
 from iwgt.games.valkyrx.actions import Action, CastSpell, Move
 from iwgt.games.valkyrx.config import rules_config
@@ -404,19 +404,11 @@ class ValkyrxAdapter:
         """Legality by trying the action on the state (a value: nothing changes, no event leaves)."""
         st = _state(state)
         out: JSON = {"type": "preview", "legal": False, "reason": None, "expected": None}
-        try:
-            parsed: Action = game.action_from_json(action)
-        except GameError as exc:
-            out["reason"] = exc.message
+        tried = trial(game, st, seat, action)
+        if isinstance(tried, str):
+            out["reason"] = tried
             return out
-        if game.to_move(st) != seat:
-            out["reason"] = "it is not your turn to act"
-            return out
-        try:
-            game.apply(st, parsed)  # the trial's state and events are dropped here
-        except GameError as exc:
-            out["reason"] = exc.message
-            return out
+        parsed: Action = tried[0]  # the trial's state and events are dropped here
         out["legal"] = True
         out["expected"] = self._expected(st, parsed)
         return out

@@ -35,11 +35,11 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from iwgt.core.errors import GameError
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import BASE, ORANGE, VIOLET, YELLOW, Light, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table_kit import trial
 from iwgt.games.warquest import actions as act
 from iwgt.games.warquest import battle_events as be
 from iwgt.games.warquest import events as ev
@@ -287,12 +287,11 @@ class WqAdapter:
             "odds": None,
             "lines": [],
         }
-        try:
-            a = game.action_from_json(action)
-            after, events = game.apply(st, a)
-        except GameError as exc:
-            out["reason"] = exc.message
+        tried = trial(game, st, seat, action)  # a trial on a value: the state is untouched
+        if isinstance(tried, str):
+            out["reason"] = tried
             return out
+        a, after, events = tried
         out["legal"] = True
         if isinstance(a, act.Move) and after.battle is not None:
             out["odds"] = self.battle_odds(after.battle)
