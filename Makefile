@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean browser
+.PHONY: play test lint bench clean browser mosquitto
 
 CHROMIUM ?= /usr/bin/chromium
 
@@ -33,13 +33,22 @@ browser:
 		else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; \
 	fi
 
+# The physical table's tests run against a real Mosquitto broker too (Debian's; the tests start their own).
+MOSQUITTO ?= /usr/sbin/mosquitto
+mosquitto:
+	@if [ ! -x $(MOSQUITTO) ]; then \
+		echo "installing Debian's mosquitto for the physical table's tests"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq mosquitto >/dev/null; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq mosquitto >/dev/null; fi; \
+	fi
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint browser
+test: lint browser mosquitto
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(if $(PYTEST_MARKS),-m "$(PYTEST_MARKS)")
 
 bench: $(STAMP)

@@ -17,6 +17,8 @@ SHARED = [
     *sorted((SRC / "geometry").rglob("*.py")),
     *sorted((SRC / "ai").rglob("*.py")),
     *sorted((SRC / "table").rglob("*.py")),
+    *sorted((SRC / "hardware").rglob("*.py")),
+    *sorted(p for p in (SRC / "hardware").rglob("*") if p.suffix in (".js", ".css", ".html", ".toml")),
     *sorted((SRC / "server").rglob("*.py")),
     SRC / "cli.py",
     *sorted(p for p in (SRC / "web").rglob("*") if p.suffix in (".js", ".css", ".html")),
