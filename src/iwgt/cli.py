@@ -21,6 +21,7 @@ from iwgt.core.protocol import Event, Result, same_result
 from iwgt.core.record import GameRecord, replay
 from iwgt.core.registry import UnknownGame, get_plugin, plugins
 from iwgt.core.terminal import console, fail
+from iwgt.hardware.commands import hardware_app
 
 app = typer.Typer(
     help="The Intelligent Wargames Table: a computer referee for tabletop wargames.", no_args_is_help=True
@@ -356,6 +357,7 @@ def _cannot_listen(host: str, port: int) -> str | None:
 
 
 _add_game_commands()
+app.add_typer(hardware_app, name="hardware")
 
 
 def main() -> None:
