@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -110,3 +111,28 @@ def test_the_three_kinds_of_place_and_their_json() -> None:
 def test_on_board() -> None:
     assert on_board((0, 0), 3, 2) and on_board((2, 1), 3, 2)
     assert not on_board((3, 0), 3, 2) and not on_board((0, -1), 3, 2)
+
+
+@pytest.mark.parametrize(
+    "light",
+    [
+        Light((4, 5), "movable", WHITE, "steady"),
+        Light((0, 0), "destroyed", RED, "flash", delay_ms=300, duration_ms=1200),
+        Light.spot((10.25, 3.5), 1.5, "selected", "#2563eb", "steady"),
+        Light.over_area([(0, 0), (4, 0), (2, 3.5)], "charge", "#f59e0b", "wave", 100, 500),
+        Light.on_region("north-march", "won", "#22c55e", "pulse"),
+    ],
+)
+def test_from_json_is_the_inverse_of_to_json(light: Light) -> None:
+    assert Light.from_json(light.to_json()) == light
+    # through real JSON text too (tuples become lists, ints may come back as ints where floats were)
+    assert Light.from_json(json.loads(json.dumps(light.to_json()))) == light
+
+
+def test_from_json_refuses_a_malformed_object() -> None:
+    with pytest.raises(ValueError, match="not a light"):
+        Light.from_json({"cell": [1, 2], "colour": WHITE, "pattern": "steady"})  # no effect
+    with pytest.raises(ValueError, match="exactly one place"):
+        Light.from_json({"cell": None, "effect": "movable", "colour": WHITE, "pattern": "steady"})
+    with pytest.raises(ValueError, match="pattern"):
+        Light.from_json({"cell": [1, 2], "effect": "movable", "colour": WHITE, "pattern": "blink"})

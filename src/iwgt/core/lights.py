@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from iwgt.core.protocol import JSON
 
@@ -214,6 +214,30 @@ class Light:
     ) -> Light:
         """A light on a region of a map."""
         return cls(None, effect, colour, pattern, delay_ms, duration_ms, region=region)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Light:
+        """The light a ``to_json`` object describes (its inverse); a malformed object raises ValueError."""
+        try:
+            cell = data.get("cell")
+            at = data.get("at")
+            area = data.get("area")
+            duration = data.get("duration_ms")
+            radius = data.get("radius")
+            return cls(
+                cell=None if cell is None else (int(cell[0]), int(cell[1])),
+                effect=str(data["effect"]),
+                colour=str(data["colour"]),
+                pattern=str(data["pattern"]),
+                delay_ms=int(data.get("delay_ms", 0)),
+                duration_ms=None if duration is None else int(duration),
+                at=None if at is None else (float(at[0]), float(at[1])),
+                radius=None if radius is None else float(radius),
+                area=None if area is None else tuple((float(x), float(y)) for x, y in area),
+                region=None if data.get("region") is None else str(data["region"]),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not a light: {exc!r} in {dict(data)!r}") from exc
 
     @property
     def place(self) -> str:

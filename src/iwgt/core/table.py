@@ -9,10 +9,11 @@ numbers, so a view is a function of the journal. Each game's plug-in builds its 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from iwgt.core.lights import Light
+from iwgt.core.lights import Cell, Light, Point
 from iwgt.core.protocol import JSON, Event, Game, Seat
 
 AnyGame = Game[Any, Any]
@@ -43,7 +44,15 @@ class TableAdapter(Protocol):
         ...
 
     def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
-        """A picked-up unit's legal destinations, their lights, and the expected casualties of its attacks."""
+        """A picked-up unit's legal destinations, their lights, and the expected casualties of its attacks.
+
+        The contract a physical table's bridge relies on (a piece lifted and placed becomes the order a
+        tap-and-tap gives): on a hex board the answer has ``"moves": [{"to": [c, r], "action": {...}},
+        ...]``, one entry per legal action that ends the unit on a cell, the default move to a cell before
+        any other move to the same cell (the bridge plays the first whose ``to`` is the cell the piece was put
+        on), ``"lights"`` (the lights of the destinations, as JSON) and an optional ``"note"``: why the piece
+        cannot move (a sentence for the touchscreen), when it cannot.
+        """
         ...
 
     def preview(self, game: AnyGame, state: Any, seat: Seat, action: JSON) -> JSON:
@@ -61,4 +70,41 @@ class TableAdapter(Protocol):
 
     def cards(self, observation: JSON, seat: Seat | None) -> list[JSON]:
         """The character cards the seat's touchscreen shows."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece standing on a cell of a hex board, as every seat sees it: what the table's sensors follow."""
+
+    unit: int
+    cell: Cell
+    seat: Seat
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """What a game is played on, for a physical table: hex cells, an inch board, or a map of regions."""
+
+    kind: Literal["cells", "inches", "regions"]
+    width: float  # cells: columns; inches and regions: inches
+    height: float  # cells: rows; inches and regions: inches
+    outlines: Mapping[str, tuple[Point, ...]] = field(default_factory=dict)  # regions: polygon in inches
+
+
+@runtime_checkable
+class PhysicalTable(Protocol):
+    """What a physical table needs of a game's adapter: the surface to lay on it and the pieces to sense.
+
+    Both read only the spectator's observation (what every seat sees), so a table's sensors and lights can
+    never follow a secret.
+    """
+
+    def surface(self, observation: JSON) -> Surface:
+        """The game's board as a physical table lays it out: its cells, its inches or its regions."""
+        ...
+
+    def pieces(self, observation: JSON) -> list[Piece]:
+        """The public pieces standing on cells ([] where the sensors follow no piece: free tables, maps)."""
         ...
