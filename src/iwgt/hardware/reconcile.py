@@ -9,27 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
 
-TableCell = tuple[int, int]
-"""A cell of the physical table, odd-r offset [column, row] (the protocol's ``TableCell``)."""
+from iwgt.core.table import Piece
+from iwgt.hardware.protocol import TableCell
 
 Want = Literal["piece", "empty", "tag"]
 """What a divergent cell wants: its piece put back, its piece taken off, or the right piece instead."""
-
-
-class PieceLike(Protocol):
-    """What reconciliation reads of a piece (``iwgt.core.table.Piece`` has these and more)."""
-
-    @property
-    def unit(self) -> int:
-        """The unit's id in the game."""
-        ...
-
-    @property
-    def name(self) -> str:
-        """The unit's name, for the words that say what to do."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -43,7 +29,7 @@ class Divergent:
 
 
 def divergence(
-    expected: Mapping[TableCell, PieceLike],
+    expected: Mapping[TableCell, Piece],
     sensed: Mapping[TableCell, str | None],
     *,
     held_from: TableCell | None = None,
