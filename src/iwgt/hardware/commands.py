@@ -6,6 +6,9 @@ simweb.py, broker.py), importing it lazily so that ``iwgt --help`` stays quick.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
 hardware_app = typer.Typer(
@@ -13,3 +16,47 @@ hardware_app = typer.Typer(
     no_args_is_help=True,
 )
 """The ``iwgt hardware`` group (the engineers of each part add their command here)."""
+
+
+@hardware_app.command("layout")
+def layout(
+    columns: Annotated[int, typer.Option(help="cells across the table")],
+    rows: Annotated[int, typer.Option(help="rows of cells, from the far edge")],
+    controller: Annotated[
+        list[str],
+        typer.Option(
+            help="an LED controller protocol:host:port[:leds] (ddp:127.0.0.1:4048:900, dnrgb:10.0.0.5),"
+            " in LED order; repeat for several; the last one may leave out its LEDs (it takes the rest)"
+        ),
+    ],
+    leds_per_cell: Annotated[int, typer.Option(help="LEDs under each cell")] = 1,
+    cell_inches: Annotated[float, typer.Option(help="a cell's width across flats, in inches")] = 2.0,
+    sensor: Annotated[str, typer.Option(help="presence or identity")] = "presence",
+    name: Annotated[str | None, typer.Option(help="the layout's name")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write it here, not to stdout")
+    ] = None,
+) -> None:
+    """Print a table layout TOML (cells, LEDs per cell, controllers) for the LED driver and the sim."""
+    from iwgt.hardware.layout import LayoutError, make_layout
+
+    if sensor not in ("presence", "identity"):
+        raise typer.BadParameter("presence or identity", param_hint="--sensor")
+    try:
+        text = make_layout(
+            columns,
+            rows,
+            leds_per_cell,
+            controller,
+            name=name,
+            cell_inches=cell_inches,
+            sensor="identity" if sensor == "identity" else "presence",
+        )
+    except (LayoutError, ValueError) as err:
+        typer.echo(f"iwgt hardware layout: {err}", err=True)
+        raise typer.Exit(2) from None
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}")
