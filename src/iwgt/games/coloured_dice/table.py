@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from iwgt.core.legal_cache import LegalActions
-from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, YELLOW, Light, Point, colour
+from iwgt.core.lights import BASE, CYAN, ORANGE, PURPLE, SKY, VIOLET, YELLOW, Effects, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table import Piece, Surface
 from iwgt.core.table_kit import LightCollector, trial
 from iwgt.core.table_kit import is_number as _num
 from iwgt.core.table_kit import json_point as _point
@@ -174,6 +175,9 @@ class _Lit(LightCollector):
 class CdAdapter:
     """The table adapter of the Coloured-Dice rules; ``palette`` remaps the colours for a physical table."""
 
+    effects: ClassVar[Effects] = CD_EFFECTS
+    """The table's effects, least urgent first: a physical table orders its frame's lights by them."""
+
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
         self.words = CdWords()
@@ -269,6 +273,18 @@ class CdAdapter:
         else:
             lit.unit(action.get("unit"), "illegal", duration=ILLEGAL_MS)
         return lit.out
+
+    # ------------------------------------------------------------------------------ physical table
+
+    def surface(self, observation: JSON) -> Surface:
+        """The free table in inches (the observation's table size), which a physical table scales to fit."""
+        table = observation["table"]
+        return Surface("inches", float(table["width"]), float(table["height"]))
+
+    def pieces(self, observation: JSON) -> list[Piece]:
+        """None: sensors under a free table are too coarse to place a unit to the inch (units move on the
+        touchscreen; the table only lights)."""
+        return []
 
     # ------------------------------------------------------------------------ options and selection
 

@@ -35,12 +35,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from iwgt.core.legal_cache import LegalActions
-from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Light, Point, colour
+from iwgt.core.lights import AMBER, BASE, ORANGE, PURPLE, YELLOW, Effects, Light, Point, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table import Piece, Surface
 from iwgt.core.table_kit import LightCollector, trial
 from iwgt.core.table_kit import json_point as _point
 from iwgt.core.table_kit import xy as _xy
@@ -157,6 +158,9 @@ class _Spots(LightCollector):
 class ValhallaAdapter:
     """The table adapter of Valhalla; ``palette`` remaps the colours for a physical table."""
 
+    effects: ClassVar[Effects] = VALHALLA_EFFECTS
+    """The table's effects, least urgent first: a physical table orders its frame's lights by them."""
+
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
         self.words = ValhallaWords()
@@ -236,6 +240,18 @@ class ValhallaAdapter:
             for key in ("target", "opponent"):
                 lit.figure(action.get(key), "illegal", "steady", duration=ILLEGAL_MS)
         return lit.out
+
+    # ------------------------------------------------------------------------------ physical table
+
+    def surface(self, observation: JSON) -> Surface:
+        """The free table in inches (the observation's table size), which a physical table scales to fit."""
+        table = observation["table"]
+        return Surface("inches", float(table["width"]), float(table["height"]))
+
+    def pieces(self, observation: JSON) -> list[Piece]:
+        """None: sensors under a free table are too coarse to place a unit to the inch (units move on the
+        touchscreen; the table only lights)."""
+        return []
 
     # ------------------------------------------------------------------------ options and selection
 

@@ -43,7 +43,7 @@ Decisions (for docs/rules/valkyrx.md, section 14):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import (
@@ -59,12 +59,14 @@ from iwgt.core.lights import (
     VIOLET_LIGHT,
     YELLOW,
     Cell,
+    Effects,
     Light,
     colour,
     on_board,
 )
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table import Piece, Surface
 from iwgt.core.table_kit import trial
 from iwgt.games.valkyrx import events as ev
 from iwgt.games.valkyrx.actions import Action, CastSpell, Move
@@ -209,6 +211,9 @@ class _Lighter:
 class ValkyrxAdapter:
     """The table adapter of Days of the Valkyrx; ``palette`` remaps the colours for a physical table."""
 
+    effects: ClassVar[Effects] = VALKYRX_EFFECTS
+    """The table's effects, least urgent first: a physical table orders its frame's lights by them."""
+
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
         self._legal = LegalActions()
@@ -308,6 +313,25 @@ class ValkyrxAdapter:
             lit.add(_cell(action.get(key)), "illegal", "steady", duration=ILLEGAL_MS)
         return lit.out
 
+    # ------------------------------------------------------------------------------ physical table
+
+    def surface(self, observation: JSON) -> Surface:
+        """The board's cells: its columns and rows (odd-r offset, as the scenario files give them)."""
+        board = observation["board"]
+        return Surface("cells", int(board["width"]), int(board["height"]))
+
+    def pieces(self, observation: JSON) -> list[Piece]:
+        """The units standing on the board, from the observation: a unit in reserve, removed or hidden is
+        never a piece (a hidden unit's miniature is off the table, even once the game's end shows its cell);
+        ``seat`` is the unit's commander, the seat whose orders move it."""
+        out = []
+        for u in observation["units"]:
+            cell = _cell(u.get("cell"))
+            if cell is None or u.get("hidden") or u.get("status") != "active":
+                continue
+            out.append(Piece(int(u["id"]), cell, int(u["commander"]), str(u["name"])))
+        return out
+
     # ------------------------------------------------------------------------ options and selection
 
     def options(self, game: AnyGame, state: Any, seat: Seat) -> JSON:
@@ -333,9 +357,10 @@ class ValkyrxAdapter:
         if not moves:
             return out  # not the seat's to move now, or no such unit: nothing lights
         unit = st.units[unit_id]
+        moves = _default_first(moves)
         lights: dict[Hex, str] = {}
         for m in moves:
-            effect = "charge" if m.charge else "fly" if m.airborne else "destination"
+            effect = _move_effect(m)
             if m.to not in lights or _MOVE_RANK[effect] < _MOVE_RANK[lights[m.to]]:
                 lights[m.to] = effect
         out["moves"] = [
@@ -529,6 +554,26 @@ class ValkyrxAdapter:
                     card["spells"] = list(u["spells"])  # held spells: the owner's secret
             out.append(card)
         return out
+
+
+def _move_effect(move: Move) -> str:
+    """The light a move's destination shows (``_MOVE_RANK``'s keys)."""
+    return "charge" if move.charge else "fly" if move.airborne else "destination"
+
+
+def _default_first(moves: Sequence[Move]) -> list[Move]:
+    """The moves grouped by cell (in the engine's order of first reaching it), the default first in each: the
+    kind the cell's light shows (charge, then walk, then flight: ``_MOVE_RANK``) and a plain move before a
+    prayer at the Temple (praying is the player's choice on the touchscreen). A physical table's bridge plays
+    the first move to the cell a piece is put on, so the piece does what the light promised."""
+    cells: dict[Hex, list[Move]] = {}
+    for m in moves:
+        cells.setdefault(m.to, []).append(m)
+    return [
+        m
+        for group in cells.values()
+        for m in sorted(group, key=lambda m: (_MOVE_RANK[_move_effect(m)], m.pray))
+    ]
 
 
 def _target_json(f: Forecast) -> JSON:

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from iwgt.core.legal_cache import LegalActions
-from iwgt.core.lights import BASE, ORANGE, VIOLET, YELLOW, Light, colour
+from iwgt.core.lights import BASE, ORANGE, VIOLET, YELLOW, Effects, Light, colour
 from iwgt.core.plugin import AnyGame
 from iwgt.core.protocol import JSON, Event, Seat
+from iwgt.core.table import Piece, Surface
 from iwgt.core.table_kit import trial
 from iwgt.games.warquest import actions as act
 from iwgt.games.warquest import battle_events as be
@@ -46,6 +47,7 @@ from iwgt.games.warquest import events as ev
 from iwgt.games.warquest import happenings as hp
 from iwgt.games.warquest import odds
 from iwgt.games.warquest.battle import Battle
+from iwgt.games.warquest.maps import load_map
 from iwgt.games.warquest.powers import FreeTroops
 from iwgt.games.warquest.words import Names, WqWords, sentence
 
@@ -134,6 +136,9 @@ class _Lit:
 class WqAdapter:
     """The table adapter of WarQuest; ``palette`` remaps the colours for a physical table."""
 
+    effects: ClassVar[Effects] = WQ_EFFECTS
+    """The table's effects, least urgent first: a physical table orders its frame's lights by them."""
+
     def __init__(self, palette: Mapping[str, str] = PALETTE) -> None:
         self.palette = palette
         self.words = WqWords()
@@ -202,6 +207,18 @@ class WqAdapter:
         return lit.out
 
     # ------------------------------------------------------------------------ options and selection
+
+    # ------------------------------------------------------------------------------ physical table
+
+    def surface(self, observation: JSON) -> Surface:
+        """The map's regions, each outline in inches (the map's own geometry), on its board's size."""
+        m = load_map(str(observation["map"]))
+        outlines = {rid: tuple(m.geometry.outlines[rid]) for rid in m.regions}
+        return Surface("regions", float(m.width), float(m.height), outlines)
+
+    def pieces(self, observation: JSON) -> list[Piece]:
+        """None: a region holds many troops, so the sensors follow no piece (the touchscreen moves them)."""
+        return []
 
     def options(self, game: AnyGame, state: Any, seat: Seat) -> JSON:
         """The leaders with a legal move now (lit) and every legal action but the moves, whose paths come
