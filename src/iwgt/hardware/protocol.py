@@ -183,10 +183,12 @@ class Birth(Message):
     columns: Count
     rows: Count
     cell_inches: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)]
-    cells: tuple[LayoutCell, ...] = Field(min_length=1)
+    cells: tuple[LayoutCell, ...]
 
     @model_validator(mode="after")
     def _cells_fit(self) -> Birth:
+        if not self.cells:
+            raise ValueError("cells: a table has at least one cell")
         seen: set[TableCell] = set()
         leds: set[int] = set()
         for i, layout_cell in enumerate(self.cells):
@@ -416,16 +418,21 @@ _MESSAGES: Final = {
 }
 
 
+def _number(bound: Any) -> str:
+    """A bound as a person writes it: 0, not 0.0."""
+    return str(int(bound)) if isinstance(bound, float) and bound.is_integer() else str(bound)
+
+
 def _sentence(error: Any) -> str:
     """One pydantic error as "where: what" in the protocol's words."""
     kind = error["type"]
     ctx = error.get("ctx") or {}
     if kind == "greater_than_equal":
-        what = f"must be at least {ctx['ge']}"
+        what = f"must be at least {_number(ctx['ge'])}"
     elif kind == "greater_than":
-        what = f"must be more than {ctx['gt']}"
+        what = f"must be more than {_number(ctx['gt'])}"
     elif kind == "less_than_equal":
-        what = f"must be at most {ctx['le']}"
+        what = f"must be at most {_number(ctx['le'])}"
     elif kind in ("too_short", "string_too_short"):
         what = "must not be empty" if ctx.get("min_length", 1) == 1 else f"needs {ctx['min_length']} at least"
     elif kind in ("too_long", "string_too_long"):
