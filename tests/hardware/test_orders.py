@@ -308,3 +308,52 @@ def test_sensed_map_is_the_set_replay_of_the_events(
         else:
             assert order == Changed(cell)
             assert tracker.held == held
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), events=EVENTS.filter(bool))
+def test_sequencer_and_tracker_end_on_the_table_as_it_is(
+    data: st.DataObject, events: list[tuple[Literal["lifted", "placed"], TableCell, str | None]]
+) -> None:
+    # A table's events arrive shuffled and duplicated, and its snapshot (taken after event k) crosses them:
+    # reset from the snapshot and the events the sequencer gives back, the tracker reads the table as it is.
+    from iwgt.hardware.sequence import Sequencer
+
+    evs = [
+        SensorEvent(v=1, session=1, seq=seq, cell=cell, event=event, tag=tag)
+        for seq, (event, cell, tag) in enumerate(events, start=1)
+    ]
+    states: list[dict[TableCell, str | None]] = [{}]
+    for ev in evs:
+        state = dict(states[-1])
+        if ev.event == "lifted":
+            state.pop(ev.cell, None)
+        else:
+            state[ev.cell] = ev.tag
+        states.append(state)
+    k = data.draw(st.integers(0, len(evs)))
+    taken = Snapshot(
+        v=1, session=1, seq=k, occupied=tuple(Occupied(cell=c, tag=t) for c, t in states[k].items())
+    )
+    order = data.draw(st.permutations(evs))
+    order += data.draw(st.lists(st.sampled_from(evs), max_size=5))
+    # A first snapshot (an empty table, before any event) syncs the session; the crossing one comes later.
+    arrives = data.draw(st.integers(0, len(order)))
+    sequencer, tracker = Sequencer(), Tracker()
+    first = Snapshot(v=1, session=1, seq=0, occupied=())
+    tracker.reset(first, {})
+    assert sequencer.snapshot(first) == []
+    for i, ev in enumerate(order):
+        if i == arrives:
+            tracker.reset(taken, {})
+            for again in sequencer.snapshot(taken):
+                tracker.on_event(again, {})
+        for out in sequencer.feed(ev, 0.0):
+            tracker.on_event(out, {})
+    if arrives == len(order):
+        tracker.reset(taken, {})
+        for again in sequencer.snapshot(taken):
+            tracker.on_event(again, {})
+    assert not sequencer.needs_snapshot(0.0)
+    assert sequencer.next_seq == len(evs) + 1
+    assert tracker.sensed == states[-1]
