@@ -48,16 +48,10 @@ sessions = st.integers(1, 2**40)
 
 @st.composite
 def births(draw: st.DrawFn) -> Birth:
-    columns = draw(st.integers(1, 40))
-    rows = draw(st.integers(1, 40))
-    chosen = draw(
-        st.lists(
-            st.tuples(st.integers(0, columns - 1), st.integers(0, rows - 1)),
-            min_size=1,
-            max_size=30,
-            unique=True,
-        )
-    )
+    columns = draw(st.integers(1, 8))
+    rows = draw(st.integers(1, 8))
+    # Every cell of the grid, in any order.
+    chosen = draw(st.permutations([(c, r) for r in range(rows) for c in range(columns)]))
     # Disjoint LED sets: deal a shuffled range out to the cells.
     counts = [draw(st.integers(0, 4)) for _ in chosen]
     leds = draw(st.permutations(range(sum(counts))))
@@ -334,8 +328,14 @@ BIRTH: dict[str, Any] = {
     "columns": 2,
     "rows": 2,
     "cell_inches": 2,
-    "cells": [{"cell": [0, 0], "leds": [0, 1]}, {"cell": [1, 1], "leds": [2, 3]}],
+    "cells": [
+        {"cell": [0, 0], "leds": [0, 1]},
+        {"cell": [1, 0], "leds": [2, 3]},
+        {"cell": [0, 1], "leds": [4, 5]},
+        {"cell": [1, 1], "leds": [6, 7]},
+    ],
 }
+ONE_BY_ONE: dict[str, Any] = {"columns": 1, "rows": 1}
 
 
 @pytest.mark.parametrize(
@@ -347,16 +347,27 @@ BIRTH: dict[str, Any] = {
             'got "T1"',
         ),
         ({"device": "t2"}, "device: 't2' is not the topic's device 't1'"),
-        ({"cells": [{"cell": [2, 0], "leds": [0]}]}, "cells.0.cell: [2, 0] is off the 2 x 2 grid"),
         (
-            {"cells": [{"cell": [0, 0], "leds": [0]}, {"cell": [0, 0], "leds": [1]}]},
+            {**ONE_BY_ONE, "cells": [{"cell": [2, 0], "leds": [0]}]},
+            "cells.0.cell: [2, 0] is off the 1 x 1 grid",
+        ),
+        (
+            {**ONE_BY_ONE, "cells": [{"cell": [0, 0], "leds": [0]}, {"cell": [0, 0], "leds": [1]}]},
             "cells.1.cell: [0, 0] is listed twice",
         ),
         (
-            {"cells": [{"cell": [0, 0], "leds": [0, 1]}, {"cell": [1, 0], "leds": [1, 2]}]},
+            {
+                "columns": 2,
+                "rows": 1,
+                "cells": [{"cell": [0, 0], "leds": [0, 1]}, {"cell": [1, 0], "leds": [1, 2]}],
+            },
             "cells.1.leds: LED 1 is on two cells (or twice on one)",
         ),
-        ({"cells": [{"cell": [0, 0], "leds": [-1]}]}, "cells.0.leds.0: must be at least 0"),
+        (
+            {**ONE_BY_ONE, "cells": [{"cell": [0, 0], "leds": [3, 3]}]},
+            "cells.0.leds: LED 3 is on two cells (or twice on one)",
+        ),
+        ({**ONE_BY_ONE, "cells": [{"cell": [0, 0], "leds": [-1]}]}, "cells.0.leds.0: must be at least 0"),
         ({"cells": []}, "cells: a table has at least one cell"),
         ({"columns": 0}, "columns: must be at least 1"),
         ({"rows": 1025}, "rows: must be at most 1024"),
@@ -374,7 +385,7 @@ def test_a_bad_birth_is_refused(changes: dict[str, Any], why: str) -> None:
 def test_a_birth_is_read_as_such() -> None:
     birth = decode(Birth, orjson.dumps(BIRTH), f"{T1}/status")
     assert birth.cell_inches == 2.0
-    assert birth.cells[1] == LayoutCell(cell=(1, 1), leds=(2, 3))
+    assert birth.cells[3] == LayoutCell(cell=(1, 1), leds=(6, 7))
 
 
 def test_an_offline_will_must_be_the_topic_device() -> None:
