@@ -238,8 +238,8 @@ class Layout(_Model):
         pointy tops of the first and last rows); an inch board is fitted into this rectangle instead, so every
         spot of it lies over a cell."""
         width, height = self.extent
-        inset_x = self.cell_inches / 2 if self.rows > 1 else 0.0
-        inset_y = self.size / 2 if self.rows > 1 else 0.0
+        inset_x = self.cell_inches / 2 if self.rows > 1 else 0.0  # one row has no odd row sticking out
+        inset_y = self.size / 2  # the pointy tops of the first and last rows
         return (inset_x, inset_y, width - inset_x, height - inset_y)
 
     def centre(self, cell: TableCell) -> tuple[float, float]:
