@@ -110,7 +110,7 @@ commands = st.builds(Command, id=tokens, cmd=st.just("snapshot"), ms=st.integers
     Command, id=tokens, cmd=st.just("identify"), cell=cells, ms=st.integers(100, 60_000)
 )
 acks = st.builds(Ack, id=tokens, ok=st.just(True)) | st.builds(
-    Ack, id=tokens, ok=st.just(False), error=st.text(min_size=1, max_size=500)
+    Ack, id=tokens, ok=st.just(False), error=st.text(min_size=1, max_size=2000)
 )
 refusals = st.builds(
     Refusal,

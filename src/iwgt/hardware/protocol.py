@@ -305,7 +305,7 @@ class Ack(Message):
     v: Literal[1] = 1
     id: Token
     ok: bool
-    error: Annotated[str, Field(min_length=1, max_length=500)] | None = None
+    error: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
 
     @model_validator(mode="after")
     def _error_iff_not_ok(self) -> Ack:
