@@ -60,3 +60,20 @@ def layout(
     else:
         output.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {output}")
+
+
+@hardware_app.command("leds")
+def leds(
+    device: Annotated[str, typer.Option(help="the table's device id (topics iwgt/v1/tables/<device>/...)")],
+    layout: Annotated[Path, typer.Option(help="the table's layout TOML: cells, LEDs, controllers")],
+    mqtt: Annotated[
+        str | None,
+        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, user table)"),
+    ] = None,
+    fps: Annotated[float, typer.Option(help="LED frames a second")] = 30.0,
+    data: Annotated[Path | None, typer.Option(help="folder of mqtt-users.toml (default: user data)")] = None,
+) -> None:
+    """Drive the table's LED controllers (DDP, WLED DNRGB) from the referee's frames over MQTT."""
+    from iwgt.hardware.leds import main
+
+    raise typer.Exit(main(device, layout, mqtt, fps, data))
