@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 import ssl
 from collections.abc import Awaitable, Callable
@@ -45,8 +46,9 @@ MAX_BACKOFF_S = 2.0
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 """The registered MQTT ports, used when a URL gives none."""
 
-# MQTT 3.1.1 CONNACK return codes that no retry can cure: 4 bad user name or password, 5 not authorised.
-_AUTH_REFUSALS = frozenset({4, 5})
+# CONNACK refusals that no retry can cure: MQTT 3.1.1's 4 (bad user name or password) and 5 (not authorised),
+# which paho 2 reports as the MQTT 5 reason codes 134 and 135.
+_AUTH_REFUSALS = frozenset({4, 5, 134, 135})
 
 
 class MqttUrlError(ValueError):
@@ -69,8 +71,10 @@ class MqttUrl:
     ca: Path | None = None
 
     @classmethod
-    def parse(cls, text: str) -> MqttUrl:
+    def parse(cls, text: str | MqttUrl) -> MqttUrl:
         """Read a broker URL; raise MqttUrlError saying what is wrong (the password never appears in it)."""
+        if isinstance(text, MqttUrl):
+            return text
         shown = _redact(text)
         try:
             parts = urlsplit(text.strip())
@@ -149,14 +153,12 @@ class MqttUrl:
         return self._format("***" if self.password is not None else None)
 
 
+_CREDENTIALS = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^:/@]*):[^/?#]*@")
+
+
 def _redact(text: str) -> str:
-    """The URL text with anything between ``user:`` and ``@`` hidden (for error messages)."""
-    head, sep, tail = text.partition("://")
-    if not sep or "@" not in tail.split("/", 1)[0]:
-        return text
-    auth, _, rest = tail.partition("@")
-    user = auth.split(":", 1)[0]
-    return f"{head}://{user}:***@{rest}" if ":" in auth else text
+    """The URL text with its password (between ``user:`` and ``@``) hidden, for error messages."""
+    return _CREDENTIALS.sub(r"\1:***@", text)
 
 
 def _tls_params(url: MqttUrl) -> aiomqtt.TLSParameters | None:
@@ -182,8 +184,7 @@ def client(
     Must be called inside a running event loop (aiomqtt binds the client to it). ``will`` is published by the
     broker when this client drops without a DISCONNECT (a table's ``Offline``, the referee's status).
     """
-    if isinstance(url, str):
-        url = MqttUrl.parse(url)
+    url = MqttUrl.parse(url)
     return aiomqtt.Client(
         url.host,
         url.port,
@@ -244,7 +245,7 @@ async def run_forever(
     again in ``on_connect``). Returns when ``on_connect`` returns; cancel the task to stop. A refused user
     name or password raises MqttAuthError at once (retrying with the same ones cannot succeed).
     """
-    parsed = MqttUrl.parse(url) if isinstance(url, str) else url
+    parsed = MqttUrl.parse(url)
     backoff = min_backoff_s
     while True:
         try:

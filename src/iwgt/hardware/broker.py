@@ -1,0 +1,518 @@
+"""The MQTT brokers ``iwgt`` runs for the physical table: an embedded one (amqtt) and Debian's Mosquitto.
+
+Both require a user name and password (no anonymous login, ever) from one credentials file,
+``<data>/mqtt-users.toml`` (mode 0600; users ``referee`` and ``table`` with random passwords), and both
+enforce the same topic rights (``allowed``): ``referee`` may do anything; ``table`` (the devices) may
+publish only a table's status, sensor, snapshot and ack, and subscribe only to a table's frame, cmd and
+error and to the referee's status. The embedded broker enforces them with two small plug-ins of ours
+(``PasswordAuthPlugin``, ``TopicRightsPlugin``): amqtt 0.12's own ACL plug-in can only take subscribe rules
+through its deprecated ``acl`` option, and its file auth needs argon2 hashes on disk for passwords we hold in
+memory anyway. Mosquitto gets a generated config, password file (its ``$7$`` PBKDF2-SHA512 format) and ACL
+file. A refused publish is dropped by the broker (MQTT 3.1.1 has no negative PUBACK); a refused subscription
+is answered with the failure code 0x80 in its SUBACK.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import hmac
+import logging
+import os
+import pwd
+import secrets
+import socket
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self, cast
+
+# amqtt ships no type information: its broker and plug-in bases are Any to mypy.
+from amqtt.broker import Broker  # type: ignore[import-untyped]
+from amqtt.contexts import Action  # type: ignore[import-untyped]
+from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
+
+from iwgt.hardware.mqtt import MqttUrl
+from iwgt.hardware.protocol import PREFIX, REFEREE_LEAVES, REFEREE_STATUS, TABLE_LEAVES
+
+__all__ = [
+    "CREDENTIALS_FILE",
+    "MOSQUITTO",
+    "USERS",
+    "BrokerError",
+    "Credentials",
+    "EmbeddedBroker",
+    "MosquittoBroker",
+    "PasswordAuthPlugin",
+    "TlsFiles",
+    "TopicRightsPlugin",
+    "allowed",
+    "free_port",
+    "mosquitto_password_line",
+]
+
+log = logging.getLogger(__name__)
+
+CREDENTIALS_FILE = "mqtt-users.toml"
+"""The credentials file's name inside the data folder."""
+USERS = ("referee", "table")
+"""The broker's users: the referee (every topic) and the tables (the devices: their own topics only)."""
+MOSQUITTO = Path("/usr/sbin/mosquitto")
+"""Debian's Mosquitto broker (``make mosquitto`` installs it)."""
+START_TIMEOUT_S = 10.0
+"""How long a broker may take to accept connections before its start is an error."""
+
+TABLE_PUBLISH = tuple(f"{PREFIX}/+/{leaf}" for leaf in TABLE_LEAVES)
+"""What the ``table`` user may publish: the table-to-referee leaves of any device."""
+TABLE_SUBSCRIBE = (*(f"{PREFIX}/+/{leaf}" for leaf in REFEREE_LEAVES), REFEREE_STATUS)
+"""What the ``table`` user may subscribe to: the referee-to-table leaves of any device and REFEREE_STATUS."""
+
+
+class BrokerError(RuntimeError):
+    """A broker that could not start (the message says why: its log's last lines for Mosquitto)."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on now (the OS's pick; another process may take it before we bind it)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# credentials
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """The broker users' passwords, from ``<dir>/mqtt-users.toml`` (created 0600 with random ones)."""
+
+    passwords: dict[str, str]
+    path: Path | None = None
+
+    @classmethod
+    def generate(cls) -> Credentials:
+        """Fresh random passwords, kept in memory only."""
+        return cls({user: secrets.token_urlsafe(24) for user in USERS})
+
+    @classmethod
+    def load(cls, folder: Path) -> Credentials:
+        """The credentials of a data folder: read ``mqtt-users.toml``, or create it (0600) on first use."""
+        path = Path(folder) / CREDENTIALS_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = cls.generate()
+        try:
+            # O_EXCL: two iwgt processes starting at once must not both write (one would lose its passwords).
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return cls._read(path)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(fresh._toml())
+        return cls(fresh.passwords, path)
+
+    @classmethod
+    def _read(cls, path: Path) -> Credentials:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise BrokerError(f"cannot read the MQTT credentials {path}: {exc}") from exc
+        users = data.get("users")
+        if not isinstance(users, dict):
+            raise BrokerError(f"the MQTT credentials {path} have no [users] table")
+        passwords: dict[str, str] = {}
+        for user in USERS:
+            password = users.get(user)
+            if not isinstance(password, str) or not password:
+                raise BrokerError(f"the MQTT credentials {path} give no password for user {user!r}")
+            passwords[user] = password
+        if path.stat().st_mode & 0o077:
+            # Passwords readable by others: close the file again rather than refuse to start.
+            log.warning("%s was readable by other users: mode set back to 0600", path)
+            path.chmod(0o600)
+        return cls(passwords, path)
+
+    def _toml(self) -> str:
+        lines = [
+            "# The MQTT users of this iwgt's brokers: keep this file private (mode 0600).",
+            "# A physical table logs in as `table`; `iwgt hardware credentials` prints its broker URL.",
+            "[users]",
+        ]
+        lines += [f'{user} = "{self.passwords[user]}"' for user in USERS]
+        return "\n".join(lines) + "\n"
+
+    def password(self, user: str) -> str:
+        """The password of one of USERS."""
+        try:
+            return self.passwords[user]
+        except KeyError:
+            raise BrokerError(f"no MQTT user {user!r} (the users are {', '.join(USERS)})") from None
+
+    def url(self, user: str, host: str = "127.0.0.1", port: int = 1883, *, ca: Path | None = None) -> str:
+        """The whole broker URL for a user, password included (``mqtts://...?ca=`` given a CA file)."""
+        return MqttUrl(host, port, user, self.password(user), tls=ca is not None, ca=ca).text()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# topic rights
+
+
+def _covers(pattern: str, wanted: str) -> bool:
+    """Whether every topic that ``wanted`` (a topic or a subscription filter) can name matches ``pattern``."""
+    p_levels = pattern.split("/")
+    w_levels = wanted.split("/")
+    for i, p in enumerate(p_levels):
+        if p == "#":
+            return True
+        if i >= len(w_levels):
+            return False
+        w = w_levels[i]
+        if w == "#":
+            return False  # the filter reaches further than the pattern's level
+        if p != "+" and p != w:
+            return False  # a literal level must match (a "+" in the filter is wider than a literal)
+    return len(p_levels) == len(w_levels)
+
+
+def allowed(user: str | None, action: Literal["publish", "subscribe"], topic: str) -> bool:
+    """Whether a broker user may publish to a topic or subscribe with a filter (the section-1 rights)."""
+    if user == "referee":
+        return True
+    if user == "table":
+        patterns = TABLE_PUBLISH if action == "publish" else TABLE_SUBSCRIBE
+        return any(_covers(pattern, topic) for pattern in patterns)
+    return False
+
+
+class PasswordAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
+    """amqtt plug-in: a user name and its password from the config, or the connection is refused."""
+
+    @dataclass
+    class Config:
+        """The users amqtt accepts: name -> password."""
+
+        users: dict[str, str] = field(default_factory=dict)
+
+    async def authenticate(self, *, session: Any) -> bool:
+        """True only for a known user with its password (anonymous and unknown users are refused)."""
+        users = cast(PasswordAuthPlugin.Config, self.config).users
+        username, password = session.username, session.password
+        if not username or password is None or username not in users:
+            return False
+        return hmac.compare_digest(str(password).encode(), users[username].encode())
+
+
+class TopicRightsPlugin(BaseTopicPlugin):  # type: ignore[misc]
+    """amqtt plug-in: each user's publish and subscribe rights (``allowed``)."""
+
+    async def topic_filtering(
+        self, *, session: Any = None, topic: str | None = None, action: Any = None
+    ) -> bool:
+        """Whether the session's user may do ``action`` on ``topic`` (a delivery is always allowed)."""
+        if action == Action.RECEIVE:
+            return True  # what a user receives was checked when it subscribed
+        if topic is None or session is None:
+            return False
+        return allowed(session.username, "publish" if action == Action.PUBLISH else "subscribe", topic)
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A broker's TLS certificate and private key (PEM files): its listener then speaks only mqtts."""
+
+    certfile: Path
+    keyfile: Path
+
+
+class EmbeddedBroker:
+    """An amqtt broker in this process's event loop, with password auth and the rights of ``allowed``."""
+
+    def __init__(self, host: str, port: int, credentials: Credentials, tls: TlsFiles | None = None) -> None:
+        """A broker to listen on host:port (port 0: a free one, chosen now); ``start()`` opens it."""
+        self.host = host
+        self.port = port or free_port(host)
+        self.credentials = credentials
+        self.tls = tls
+        self._broker: Any = None
+
+    def config(self) -> dict[str, Any]:
+        """amqtt's configuration: one TCP listener, our auth and rights plug-ins (no $SYS, no anonymous)."""
+        listener: dict[str, Any] = {"type": "tcp", "bind": f"{self.host}:{self.port}"}
+        if self.tls is not None:
+            listener |= {"ssl": True, "certfile": str(self.tls.certfile), "keyfile": str(self.tls.keyfile)}
+        return {
+            "listeners": {"default": listener},
+            "plugins": {
+                f"{__name__}.PasswordAuthPlugin": {"users": dict(self.credentials.passwords)},
+                f"{__name__}.TopicRightsPlugin": {},
+            },
+        }
+
+    def url(self, user: str) -> str:
+        """This broker's URL for a user (mqtts with TLS: give the CA with ``?ca=``)."""
+        return MqttUrl(
+            self.host, self.port, user, self.credentials.password(user), tls=self.tls is not None
+        ).text()
+
+    @property
+    def running(self) -> bool:
+        """Whether the broker is accepting connections."""
+        return self._broker is not None
+
+    async def start(self) -> None:
+        """Open the listener (a fresh amqtt broker each time: no retained message survives a restart)."""
+        if self._broker is not None:
+            return
+        broker = Broker(self.config())
+        try:
+            await broker.start()
+        except Exception as exc:
+            raise BrokerError(
+                f"the embedded MQTT broker cannot listen on {self.host}:{self.port}: {exc}"
+            ) from exc
+        self._broker = broker
+
+    async def stop(self) -> None:
+        """Close every connection (no will is sent for a broker shutdown) and the listener."""
+        broker, self._broker = self._broker, None
+        if broker is not None:
+            await _drop_connections(broker)
+            await broker.shutdown()
+
+    async def restart(self) -> None:
+        """Stop and start again on the same port."""
+        await self.stop()
+        await self.start()
+
+    async def __aenter__(self) -> Self:
+        """Start the broker."""
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop the broker."""
+        await self.stop()
+
+
+async def _drop_connections(broker: Any) -> None:
+    """Cut every client's TCP connection and let each session's reader end on its own.
+
+    amqtt 0.12's shutdown cancels each session's reader task and waits for it to say it stopped; after the
+    session has received a message that cancellation can be lost (the reader goes back to reading) and the
+    shutdown hangs for good. A reader that meets the end of its stream stops cleanly, so: end the streams
+    first. (This reaches into amqtt's session table; the tests restart the broker under live clients.)
+    """
+    handlers = [handler for _, handler in list(broker._sessions.values())]
+    for handler in handlers:
+        stream = getattr(getattr(handler, "writer", None), "_writer", None)
+        transport = getattr(stream, "transport", None)
+        if transport is not None:
+            transport.abort()
+    readers = [h._reader_task for h in handlers if getattr(h, "_reader_task", None) is not None]
+    pending = [task for task in readers if not task.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=5)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Mosquitto
+
+
+def mosquitto_password_line(user: str, password: str, *, salt: bytes | None = None) -> str:
+    """A Mosquitto 2 password line as mosquitto_passwd writes: ``user:$7$101$salt$hash`` (PBKDF2-SHA512)."""
+    salt = salt if salt is not None else secrets.token_bytes(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, dklen=64)
+    return f"{user}:$7$101${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def mosquitto_acl() -> str:
+    """The Mosquitto ACL file of the section-1 rights (the same as ``allowed``)."""
+    lines = [
+        "# Written by iwgt: the topic rights of the physical table's users.",
+        "user referee",
+        "topic readwrite #",
+        "",
+    ]
+    lines.append("user table")
+    lines += [f"topic write {pattern}" for pattern in TABLE_PUBLISH]
+    lines += [f"topic read {pattern}" for pattern in TABLE_SUBSCRIBE]
+    return "\n".join(lines) + "\n"
+
+
+class MosquittoBroker:
+    """Debian's Mosquitto as a child process, with a generated config, password file and ACL file."""
+
+    def __init__(
+        self,
+        port: int,
+        credentials: Credentials,
+        workdir: Path,
+        *,
+        host: str = "127.0.0.1",
+        tls: TlsFiles | None = None,
+        executable: Path = MOSQUITTO,
+    ) -> None:
+        """A broker to listen on host:port (port 0: a free one, chosen now), its files in ``workdir``."""
+        self.host = host
+        self.port = port or free_port(host)
+        self.credentials = credentials
+        self.workdir = Path(workdir)
+        self.tls = tls
+        self.executable = Path(executable)
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @staticmethod
+    def available(executable: Path = MOSQUITTO) -> bool:
+        """Whether the Mosquitto executable is installed."""
+        return Path(executable).is_file() and os.access(executable, os.X_OK)
+
+    @property
+    def conf_path(self) -> Path:
+        """The generated mosquitto.conf."""
+        return self.workdir / "mosquitto.conf"
+
+    @property
+    def log_path(self) -> Path:
+        """Where Mosquitto logs (errors, warnings and notices)."""
+        return self.workdir / "mosquitto.log"
+
+    @property
+    def stderr_path(self) -> Path:
+        """Mosquitto's own output before its log file opens (a config it refuses)."""
+        return self.workdir / "mosquitto.stderr"
+
+    def url(self, user: str) -> str:
+        """This broker's URL for a user (mqtts with TLS: give the CA with ``?ca=``)."""
+        return MqttUrl(
+            self.host, self.port, user, self.credentials.password(user), tls=self.tls is not None
+        ).text()
+
+    def write_config(self) -> Path:
+        """Write mosquitto.conf, the password file and the ACL file (all 0600); return the config's path."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        passwords = self.workdir / "passwords"
+        acl = self.workdir / "acl"
+        _write_private(
+            passwords,
+            "".join(mosquitto_password_line(u, p) + "\n" for u, p in self.credentials.passwords.items()),
+        )
+        _write_private(acl, mosquitto_acl())
+        lines = [
+            "# Written by iwgt: a broker for the physical table (no anonymous login; topic rights per user).",
+            "per_listener_settings false",
+            "allow_anonymous false",
+            f"password_file {passwords}",
+            f"acl_file {acl}",
+            "persistence false",
+            f"log_dest file {self.log_path}",
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            f"listener {self.port} {self.host}",
+        ]
+        if self.tls is not None:
+            lines += [f"certfile {self.tls.certfile}", f"keyfile {self.tls.keyfile}"]
+        if os.geteuid() == 0:
+            # Started as root, Mosquitto would become the user "mosquitto", who cannot read our files.
+            lines.append(f"user {pwd.getpwuid(0).pw_name}")
+        _write_private(self.conf_path, "\n".join(lines) + "\n")
+        return self.conf_path
+
+    @property
+    def running(self) -> bool:
+        """Whether the Mosquitto process is alive."""
+        return self._process is not None and self._process.poll() is None
+
+    async def start(self) -> None:
+        """Write the files, start ``mosquitto -c`` and wait until the port accepts connections."""
+        if self.running:
+            return
+        if not self.available(self.executable):
+            raise BrokerError(f"Mosquitto is not installed at {self.executable} (make mosquitto installs it)")
+        conf = self.write_config()
+        with contextlib.suppress(FileNotFoundError):
+            self.log_path.unlink()
+        # Its own output (before the log file opens: a bad config) goes to a file, never to a pipe that fills.
+        with self.stderr_path.open("wb") as stderr:
+            self._process = subprocess.Popen(
+                [str(self.executable), "-c", str(conf)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_TIMEOUT_S
+        delay = 0.005
+        while not await _accepts(self.host, self.port):
+            if self._process.poll() is not None or loop.time() > deadline:
+                why = self._failure()
+                await self.stop()
+                raise BrokerError(f"Mosquitto did not start on {self.host}:{self.port}: {why}")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    def _failure(self) -> str:
+        parts = []
+        if self._process is not None and self._process.poll() is not None:
+            parts.append(f"exit code {self._process.returncode}")
+            with contextlib.suppress(OSError):
+                parts.append(self.stderr_path.read_text(errors="replace").strip())
+        else:
+            parts.append(f"no connection within {START_TIMEOUT_S:g} s")
+        with contextlib.suppress(OSError):
+            parts.append(" | ".join(self.log_path.read_text(errors="replace").strip().splitlines()[-5:]))
+        return "; ".join(p for p in parts if p)
+
+    async def stop(self) -> None:
+        """Stop Mosquitto (SIGTERM, then SIGKILL after 5 s) and wait for it to exit."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                await asyncio.to_thread(process.wait, 5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                await asyncio.to_thread(process.wait)
+
+    async def restart(self) -> None:
+        """Stop and start again on the same port (clients see the line drop; retained messages are gone)."""
+        await self.stop()
+        await self.start()
+
+    async def __aenter__(self) -> Self:
+        """Start the broker."""
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop the broker."""
+        await self.stop()
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a file only its owner may read (it holds password hashes or points at them)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    path.chmod(0o600)
+
+
+async def _accepts(host: str, port: int) -> bool:
+    """Whether something accepts TCP connections on host:port now."""
+    try:
+        _, writer = await asyncio.open_connection(host, port)
+    except OSError:
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
