@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
+from iwgt.core.chance import SeededDice
 from iwgt.core.lights import GREEN, RED, Light
-from iwgt.core.table import Surface
+from iwgt.core.match import Match
+from iwgt.core.protocol import visible_events
+from iwgt.core.registry import get_plugin, plugins
+from iwgt.core.table import PhysicalTable, Surface
 from iwgt.geometry.hexgrid import hex_to_offset, neighbours, offset_to_hex
 from iwgt.hardware.layout import Layout, load_layout
 from iwgt.hardware.places import Placement, PlacementError, placement
@@ -214,3 +219,40 @@ def test_every_area_and_region_lights_at_least_one_cell(
         board.layout, Surface("regions", board.surface.width, board.surface.height, {"r": outline})
     )
     assert regions.cells_of(Light.on_region("r", "won", GREEN, "steady"))
+
+
+# --- every game's surface and lights on the ready tables ----------------------------------------------------
+
+PLAYOUT_ACTIONS = 40
+
+
+@pytest.mark.parametrize("game_name", [p.name for p in plugins() if p.table() is not None])
+def test_every_games_lights_fall_on_table_cells(game_name: str) -> None:
+    # A short seeded playout of each shipped scenario: at every step the spectator's surface is laid on the
+    # 30 x 20 table, and every public light of the step lights a table cell (a cell light: its own cell).
+    plugin = get_plugin(game_name)
+    game, adapter = plugin.game, plugin.table()
+    assert adapter is not None and isinstance(adapter, PhysicalTable)
+    lit = 0
+    for scenario in game.scenario_names():
+        match = Match(game, game.load_scenario(scenario), SeededDice(3), 3)
+        events = match.resolve_chance()
+        rng = random.Random(3)
+        for _ in range(PLAYOUT_ACTIONS):
+            observation = game.observe(match.state, None)
+            board = placement(TABLE, adapter.surface(observation))
+            seat = game.to_move(match.state)
+            movable = (
+                adapter.options(game, match.state, seat)["movable"] if seat is not None and seat >= 0 else []
+            )
+            for light in adapter.lights(observation, visible_events(events, None), None, movable=movable):
+                cells = board.cells_of(light)
+                assert cells, (scenario, light, board)
+                if light.cell is not None:
+                    assert cells == [board.to_table(light.cell)]
+                lit += 1
+            if seat is None:
+                break
+            actions = game.legal_actions(match.state, seat)
+            events = match.act(seat, actions[rng.randrange(len(actions))])
+    assert lit > 0
