@@ -51,6 +51,7 @@ __all__ = [
     "TlsFiles",
     "TopicRightsPlugin",
     "allowed",
+    "default_data_dir",
     "free_port",
     "mosquitto_password_line",
 ]
@@ -85,6 +86,13 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 # ---------------------------------------------------------------------------------------------------------
 # credentials
+
+
+def default_data_dir() -> Path:
+    """The data folder ``iwgt serve`` uses when given none (the user's data folder)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("iwgt", appauthor=False)
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,11 @@ class Credentials:
         ]
         lines += [f'{user} = "{self.passwords[user]}"' for user in USERS]
         return "\n".join(lines) + "\n"
+
+    @classmethod
+    def of_data(cls, data: Path | None = None) -> Credentials:
+        """The credentials of a data folder (default: ``iwgt serve``'s), created on first use."""
+        return cls.load(data if data is not None else default_data_dir())
 
     def password(self, user: str) -> str:
         """The password of one of USERS."""
@@ -412,7 +425,8 @@ class MosquittoBroker:
             f"log_dest file {self.log_path}",
             "log_type error",
             "log_type warning",
-            "log_type notice",
+            "log_type information",  # its "mosquitto version ... running" line says the listener is open
+            "connection_messages false",
             f"listener {self.port} {self.host}",
         ]
         if self.tls is not None:
@@ -448,13 +462,21 @@ class MosquittoBroker:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + START_TIMEOUT_S
         delay = 0.005
-        while not await _accepts(self.host, self.port):
+        # Ready when it logs that it runs (its listener is open: a port taken by someone else fails before)
+        # and the port accepts a connection.
+        while not (self._logged_running() and await _accepts(self.host, self.port)):
             if self._process.poll() is not None or loop.time() > deadline:
                 why = self._failure()
                 await self.stop()
                 raise BrokerError(f"Mosquitto did not start on {self.host}:{self.port}: {why}")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
+
+    def _logged_running(self) -> bool:
+        try:
+            return " running" in self.log_path.read_text(errors="replace")
+        except OSError:
+            return False
 
     def _failure(self) -> str:
         parts = []

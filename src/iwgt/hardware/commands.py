@@ -77,3 +77,18 @@ def leds(
     from iwgt.hardware.leds import main
 
     raise typer.Exit(main(device, layout, mqtt, fps, data))
+
+
+@hardware_app.command("credentials")
+def credentials(
+    data: Annotated[
+        Path | None,
+        typer.Option(help="folder of mqtt-users.toml (default: iwgt serve's data folder)"),
+    ] = None,
+    host: Annotated[str, typer.Option(help="the broker's address as the table reaches it")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="the broker's port (iwgt serve --mqtt-listen)")] = 1883,
+) -> None:
+    """Print the broker URL a physical table logs in with (user table); creates the passwords on first use."""
+    from iwgt.hardware.broker import Credentials
+
+    typer.echo(Credentials.of_data(data).url("table", host, port))
