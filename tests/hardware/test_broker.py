@@ -1,0 +1,279 @@
+"""The brokers (hardware/broker.py): credentials, no anonymous login, the table user's topic rights.
+
+Every ``broker`` test runs against the embedded amqtt broker and against Mosquitto; both enforce the same
+rights (amqtt through our TopicRightsPlugin, Mosquitto through the generated ACL file).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import stat
+import subprocess
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import pytest
+from tests.hardware.conftest import BrokerHandle, need_mosquitto
+from typer.testing import CliRunner
+
+from iwgt.hardware.broker import (
+    CREDENTIALS_FILE,
+    BrokerError,
+    Credentials,
+    EmbeddedBroker,
+    MosquittoBroker,
+    allowed,
+    mosquitto_acl,
+    mosquitto_password_line,
+)
+from iwgt.hardware.commands import hardware_app
+from iwgt.hardware.mqtt import MqttUrl, client
+
+LIMIT_S = 30  # a safety net against a hung broker, never an assertion on time
+
+
+def run(make: Callable[[], Awaitable[None]]) -> None:
+    """Run one async test body in a fresh event loop, failing it if it hangs."""
+
+    async def body() -> None:
+        async with asyncio.timeout(LIMIT_S):
+            await make()
+
+    asyncio.run(body())
+
+
+def codes(granted: Sequence[Any]) -> list[int]:
+    """SUBACK return codes as numbers (paho 2 gives reason-code objects even for MQTT 3.1.1)."""
+    return [int(getattr(code, "value", code)) for code in granted]
+
+
+# --------------------------------------------------------------------------------------------- credentials
+
+
+def test_credentials_are_created_private_and_kept(tmp_path: Path) -> None:
+    first = Credentials.load(tmp_path / "data")
+    path = tmp_path / "data" / CREDENTIALS_FILE
+    assert first.path == path
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert set(first.passwords) == {"referee", "table"}
+    assert first.password("referee") != first.password("table")
+    assert all(len(p) >= 24 for p in first.passwords.values())
+    again = Credentials.load(tmp_path / "data")
+    assert again.passwords == first.passwords  # the same users on every start: tables keep their URL
+
+
+def test_credentials_url() -> None:
+    creds = Credentials({"referee": "r-pw", "table": "t-pw"})
+    assert creds.url("table", "10.0.0.2", 1884) == "mqtt://table:t-pw@10.0.0.2:1884"
+    assert creds.url("referee", ca=Path("/ca.pem")) == "mqtts://referee:r-pw@127.0.0.1:1883?ca=/ca.pem"
+    with pytest.raises(BrokerError, match="no MQTT user 'guest'"):
+        creds.url("guest")
+
+
+def test_credentials_readable_by_others_are_closed_again(tmp_path: Path) -> None:
+    Credentials.load(tmp_path)
+    path = tmp_path / CREDENTIALS_FILE
+    path.chmod(0o644)
+    Credentials.load(tmp_path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_credentials_missing_a_user_are_refused(tmp_path: Path) -> None:
+    (tmp_path / CREDENTIALS_FILE).write_text('[users]\nreferee = "x"\n')
+    with pytest.raises(BrokerError, match="give no password for user 'table'"):
+        Credentials.load(tmp_path)
+
+
+def test_credentials_command_prints_the_table_url(tmp_path: Path) -> None:
+    result = CliRunner().invoke(hardware_app, ["credentials", "--data", str(tmp_path), "--port", "1884"])
+    assert result.exit_code == 0, result.output
+    password = Credentials.load(tmp_path).password("table")
+    assert result.output == f"mqtt://table:{password}@127.0.0.1:1884\n"
+    assert MqttUrl.parse(result.output.strip()).password == password
+
+
+# --------------------------------------------------------------------------------------------- topic rights
+
+
+@pytest.mark.parametrize(
+    ("action", "topic", "ok"),
+    [
+        ("publish", "iwgt/v1/tables/t1/status", True),
+        ("publish", "iwgt/v1/tables/t1/sensor", True),
+        ("publish", "iwgt/v1/tables/t1/snapshot", True),
+        ("publish", "iwgt/v1/tables/t1/ack", True),
+        ("publish", "iwgt/v1/tables/t1/frame", False),
+        ("publish", "iwgt/v1/tables/t1/cmd", False),
+        ("publish", "iwgt/v1/tables/t1/error", False),
+        ("publish", "iwgt/v1/referee/status", False),
+        ("publish", "iwgt/v1/tables/t1/status/x", False),
+        ("publish", "elsewhere", False),
+        ("subscribe", "iwgt/v1/tables/t1/frame", True),
+        ("subscribe", "iwgt/v1/tables/t1/cmd", True),
+        ("subscribe", "iwgt/v1/tables/t1/error", True),
+        ("subscribe", "iwgt/v1/tables/+/frame", True),
+        ("subscribe", "iwgt/v1/referee/status", True),
+        ("subscribe", "iwgt/v1/tables/t1/sensor", False),
+        ("subscribe", "iwgt/v1/tables/t1/+", False),
+        ("subscribe", "iwgt/v1/tables/t1/#", False),
+        ("subscribe", "iwgt/v1/tables/#", False),
+        ("subscribe", "#", False),
+        ("subscribe", "iwgt/v1/referee/+", False),
+    ],
+)
+def test_table_rights(action: Any, topic: str, ok: bool) -> None:
+    assert allowed("table", action, topic) is ok
+
+
+def test_referee_may_do_anything_and_others_nothing() -> None:
+    assert allowed("referee", "subscribe", "#") and allowed("referee", "publish", "iwgt/v1/tables/t1/frame")
+    assert not allowed(None, "publish", "iwgt/v1/tables/t1/status")
+    assert not allowed("guest", "subscribe", "iwgt/v1/tables/t1/frame")
+
+
+def test_mosquitto_acl_lists_the_same_rights() -> None:
+    assert mosquitto_acl().splitlines()[1:] == [
+        "user referee",
+        "topic readwrite #",
+        "",
+        "user table",
+        "topic write iwgt/v1/tables/+/status",
+        "topic write iwgt/v1/tables/+/sensor",
+        "topic write iwgt/v1/tables/+/snapshot",
+        "topic write iwgt/v1/tables/+/ack",
+        "topic read iwgt/v1/tables/+/frame",
+        "topic read iwgt/v1/tables/+/cmd",
+        "topic read iwgt/v1/tables/+/error",
+        "topic read iwgt/v1/referee/status",
+    ]
+
+
+def test_password_line_is_mosquitto_passwd_s(tmp_path: Path) -> None:
+    need_mosquitto()
+    passwords = tmp_path / "pw"
+    subprocess.run(["/usr/bin/mosquitto_passwd", "-c", "-b", str(passwords), "table", "s3 cr:et"], check=True)
+    line = passwords.read_text().strip()
+    salt = base64.b64decode(line.split("$")[3])
+    assert mosquitto_password_line("table", "s3 cr:et", salt=salt) == line
+
+
+# --------------------------------------------------------------------------------------------- real brokers
+
+
+@pytest.mark.parametrize("who", ["wrong password", "no password", "no user", "unknown user"])
+def test_a_login_without_the_right_password_is_refused(broker: BrokerHandle, who: str) -> None:
+    good = MqttUrl.parse(broker.url_table)
+    url = {
+        "wrong password": good.with_user("table", "not-the-password"),
+        "no password": MqttUrl(good.host, good.port, "table"),
+        "no user": MqttUrl(good.host, good.port),
+        "unknown user": good.with_user("guest", good.password or ""),
+    }[who]
+
+    async def body() -> None:
+        with pytest.raises(aiomqtt.MqttCodeError) as caught:
+            async with client(url, "intruder"):
+                pass
+        assert int(getattr(caught.value.rc, "value", caught.value.rc)) in (4, 5, 134, 135)
+
+    run(body)
+
+
+def test_table_subscriptions_are_limited(broker: BrokerHandle) -> None:
+    mine = [
+        "iwgt/v1/tables/t1/frame",
+        "iwgt/v1/tables/t1/cmd",
+        "iwgt/v1/tables/t1/error",
+        "iwgt/v1/referee/status",
+    ]
+    not_mine = ["iwgt/v1/tables/t1/sensor", "iwgt/v1/tables/t2/ack", "iwgt/v1/tables/t1/#", "#"]
+
+    async def body() -> None:
+        async with client(broker.url_table, "t1") as table, client(broker.url_referee, "referee") as referee:
+            assert [codes(await table.subscribe(topic, qos=1))[0] for topic in mine] == [1, 1, 1, 1]
+            refused = [codes(await table.subscribe(topic, qos=1))[0] for topic in not_mine]
+            if broker.kind == "embedded":
+                assert refused == [0x80] * 4  # amqtt refuses the subscription itself
+            else:
+                assert refused == [1] * 4  # Mosquitto 2.0 grants it and checks read rights on each delivery
+            # Either way nothing the table may not read reaches it: the referee's later allowed message, from
+            # the same client, is the first the table receives (a broker forwards them in order).
+            await referee.publish("iwgt/v1/tables/t1/sensor", b"not for tables", qos=1)
+            await referee.publish("iwgt/v1/tables/t2/ack", b"not for tables", qos=1)
+            await referee.publish("iwgt/v1/tables/t1/frame", b"for the table", qos=1)
+            first = await anext(aiter(table.messages))
+            assert (str(first.topic), first.payload) == ("iwgt/v1/tables/t1/frame", b"for the table")
+            assert codes(await referee.subscribe("#", qos=1)) == [1]
+
+    run(body)
+
+
+def test_table_cannot_publish_the_referee_s_topics(broker: BrokerHandle) -> None:
+    async def body() -> None:
+        async with client(broker.url_referee, "referee") as referee, client(broker.url_table, "t1") as table:
+            await referee.subscribe("#", qos=1)
+            # Refused publishes are dropped by the broker (MQTT 3.1.1 has no negative PUBACK) ...
+            for topic in (
+                "iwgt/v1/tables/t1/frame",
+                "iwgt/v1/tables/t1/cmd",
+                "iwgt/v1/referee/status",
+                "x/y",
+            ):
+                await table.publish(topic, b"forged", qos=1)
+            # ... and one allowed message later, from the same client, is the first the referee receives
+            # (a broker forwards one client's messages in order: a forged one would have come first).
+            await table.publish("iwgt/v1/tables/t1/sensor", b"real", qos=1)
+            first = await anext(aiter(referee.messages))
+            assert (str(first.topic), first.payload) == ("iwgt/v1/tables/t1/sensor", b"real")
+
+    run(body)
+
+
+def test_restart_keeps_the_port_and_the_users(broker: BrokerHandle) -> None:
+    async def body() -> None:
+        await broker.restart()
+        async with client(broker.url_referee, "referee") as referee, client(broker.url_table, "t1") as table:
+            await table.subscribe("iwgt/v1/tables/t1/cmd", qos=1)
+            await referee.publish("iwgt/v1/tables/t1/cmd", b"after", qos=1)
+            assert (await anext(aiter(table.messages))).payload == b"after"
+
+    run(body)
+
+
+# --------------------------------------------------------------------------------------------- start errors
+
+
+def test_embedded_broker_on_a_taken_port_says_so(free_port: int) -> None:
+    async def body() -> None:
+        async with EmbeddedBroker("127.0.0.1", free_port, Credentials.generate()):
+            with pytest.raises(BrokerError, match=f"cannot listen on 127.0.0.1:{free_port}"):
+                await EmbeddedBroker("127.0.0.1", free_port, Credentials.generate()).start()
+
+    run(body)
+
+
+def test_mosquitto_on_a_taken_port_says_so(free_port: int, tmp_path: Path) -> None:
+    need_mosquitto()
+
+    async def body() -> None:
+        async with EmbeddedBroker("127.0.0.1", free_port, Credentials.generate()):
+            second = MosquittoBroker(free_port, Credentials.generate(), tmp_path)
+            with pytest.raises(BrokerError, match="Address already in use"):
+                await second.start()
+            assert not second.running
+
+    run(body)
+
+
+def test_mosquitto_files_are_private(tmp_path: Path) -> None:
+    broker = MosquittoBroker(1883, Credentials({"referee": "r", "table": "t"}), tmp_path)
+    conf = broker.write_config().read_text()
+    assert "allow_anonymous false" in conf.splitlines()
+    assert "listener 1883 127.0.0.1" in conf.splitlines()
+    for name in ("mosquitto.conf", "passwords", "acl"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+    users = [line.split(":")[0] for line in (tmp_path / "passwords").read_text().splitlines()]
+    assert users == ["referee", "table"]
