@@ -296,6 +296,16 @@ def serve(
         list[str] | None, typer.Option(help="another site allowed to open the table's sockets")
     ] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds the bot pauses before each action")] = 0.6,
+    table_bridge: Annotated[
+        bool, typer.Option(help="serve physical tables over MQTT, on a broker of its own (user and password)")
+    ] = False,
+    mqtt_listen: Annotated[
+        str, typer.Option(help="HOST:PORT the embedded MQTT broker listens on (with --table-bridge)")
+    ] = "127.0.0.1:1883",
+    mqtt: Annotated[
+        str | None,
+        typer.Option(help="serve physical tables through another broker: mqtt[s]://user:pass@host:port"),
+    ] = None,
 ) -> None:
     """Start the table: the touchscreen and virtual table in your browser, with every game saved as played."""
     import uvicorn
@@ -309,11 +319,21 @@ def serve(
         raise fail(problem)
     folder = data if data is not None else user_data_path("iwgt", appauthor=False)
     settings = Settings(
-        data_dir=folder, open_lobby=open_lobby, allowed_origins=tuple(allow_origin or ()), bot_delay=bot_delay
+        data_dir=folder,
+        open_lobby=open_lobby,
+        allowed_origins=tuple(allow_origin or ()),
+        bot_delay=bot_delay,
+        table_bridge=table_bridge,
+        mqtt_listen=mqtt_listen,
+        mqtt_url=mqtt,
     )
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     console.print(f"[bold]The Intelligent Wargames Table[/] is open at [link]http://{shown}:{port}/[/link]")
     console.print(f"games are saved in {settings.journal_path}; stop with Ctrl+C")
+    if table_bridge and mqtt is None:
+        console.print(f"physical tables: MQTT broker on {mqtt_listen} (iwgt hardware credentials: the login)")
+    elif mqtt is not None:
+        console.print("physical tables: through the MQTT broker given with --mqtt")
     asgi = create_app(settings)
     tune_gc()
     # No per-message compression: a view is rebuilt for every step, and deflating it cost more CPU than the

@@ -82,6 +82,9 @@ class Settings:
         SYSTEM_CLOCK  # the movement timer's, the bot's and the rate limiter's (tests set their own)
     )
     extra: dict[str, Any] = field(default_factory=dict)
+    table_bridge: bool = False  # run the physical tables' bridge (server/bridge.py) on an embedded broker
+    mqtt_listen: str = "127.0.0.1:1883"  # where the embedded broker listens (with --table-bridge)
+    mqtt_url: str | None = None  # another broker's mqtt:// or mqtts:// URL (the bridge then embeds none)
 
     @property
     def journal_path(self) -> Path:
@@ -157,14 +160,22 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         manager.start()
+        bridge: Any = None
         try:
+            if settings.table_bridge or settings.mqtt_url is not None:
+                from iwgt.server.bridge import start_bridge  # nothing of the hardware loads without it
+
+                bridge = app.state.bridge = await start_bridge(settings, manager)
             yield
         finally:
+            if bridge is not None:
+                await bridge.stop()
             manager.stop()
 
     app = FastAPI(title="Intelligent Wargames Table", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
     app.state.settings = settings
+    app.state.bridge = None  # the physical tables' bridge, while it runs (server/bridge.py)
     app.add_middleware(OriginCheck, allowed=settings.allowed_origins)
     # Each game's own screen and board, served by convention at /static/games/<name>/ (mounted before the
     # shell's /static, which would otherwise answer for them).
@@ -329,6 +340,30 @@ def create_app(settings: Settings) -> FastAPI:
         except GameError as exc:
             raise HTTPException(400, exc.message) from None
         return {"id": table.row.id, "links": links(request, table), "table": table.live.summary()}
+
+    @app.get("/api/hardware")
+    async def hardware(request: Request) -> JSON:
+        """The physical tables the bridge knows and the game table each plays (none without the bridge)."""
+        lobby(request)
+        bridge = app.state.bridge
+        return {"devices": [] if bridge is None else bridge.devices_json()}
+
+    @app.put("/api/hardware/{device}")
+    async def bind_hardware(request: Request, device: str) -> JSON:
+        """Bind a physical table to a game table (``{"table": id}``), or free it (``{"table": null}``)."""
+        lobby(request)
+        bridge = app.state.bridge
+        if bridge is None:
+            raise HTTPException(409, "no physical table is served: start the server with --table-bridge")
+        data = await body(request)
+        if not isinstance(data, dict) or set(data) != {"table"} or not isinstance(data["table"], str | None):
+            raise HTTPException(400, 'the body must be {"table": "<table id>"} or {"table": null}')
+        try:
+            return dict(await bridge.bind(device, data["table"]))
+        except KeyError as exc:
+            raise HTTPException(404, str(exc.args[0])) from None
+        except GameError as exc:
+            raise HTTPException(409, exc.message) from None
 
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str) -> None:
@@ -597,6 +632,15 @@ class Connection:
             await table.quit()
             self.send({"type": "ack", "id": msg.get("id"), "version": table.live.version})
             table.close_screens("the game was quit")
+        elif kind == "hardware":  # the physical table: play on past the cells it now reads wrongly
+            if not screen.seats:
+                raise _Refusal("unauthorized", "a spectator does not decide for the table")
+            if msg.get("op") != "carry_on":
+                raise _Refusal("malformed", "'op' must be \"carry_on\"")
+            if table.hardware is None:
+                raise _Refusal("no_hardware", "no physical table plays this game")
+            table.hardware.carry_on()
+            self.send({"type": "ack", "id": msg.get("id"), "version": table.live.version})
         elif kind == "hello":
             raise _Refusal("malformed", "this screen already said hello")
         else:

@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS steps(
     PRIMARY KEY (table_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS steps_client ON steps(table_id, client_id) WHERE client_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS hardware(device TEXT PRIMARY KEY, table_id TEXT NOT NULL);
 """
 
 
@@ -284,6 +285,26 @@ class Journal:
                 (UNDO, table_id),
             ).fetchone()
         return int(row[0]) - 2 * int(row[1])
+
+    # -- physical tables: which device plays which game table (server/bridge.py) ----------------------------
+
+    def hardware_bindings(self) -> dict[str, str]:
+        """Each bound physical table's device id and the game table it plays."""
+        with self._lock:
+            rows = self._db.execute("SELECT device, table_id FROM hardware ORDER BY device").fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def bind_hardware(self, device: str, table_id: str | None) -> None:
+        """Bind a device to a game table (one table per device: a new binding replaces its old), or unbind."""
+        with self._transaction():
+            if table_id is None:
+                self._db.execute("DELETE FROM hardware WHERE device = ?", (device,))
+            else:
+                self._db.execute(
+                    "INSERT INTO hardware(device, table_id) VALUES (?, ?)"
+                    " ON CONFLICT(device) DO UPDATE SET table_id = excluded.table_id",
+                    (device, table_id),
+                )
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""

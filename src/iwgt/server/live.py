@@ -83,6 +83,9 @@ class LiveTable:
             None  # a seat's undo waiting for consent, and at which version
         )
         self.declined: tuple[Seat, int] | None = None  # a seat's undo just declined, and at which version
+        # A bound physical table's gate (server/bridge.py): called with each act's origin, it raises a
+        # TableError ("table_diverged") while the pieces on the table differ from the game.
+        self.gate: Callable[[str], None] | None = None
 
     # -- where the game stands ----------------------------------------------------------------------------
 
@@ -219,6 +222,8 @@ class LiveTable:
             if client_id is not None and client_id in self.client_ids:
                 return Accepted(self.client_ids[client_id], repeated=True)
             self._check_playing()
+            if self.gate is not None:
+                self.gate(origin)
             if self.referee.to_move != seat:
                 raise TableError("not_your_turn", self._whose_turn(seat))
             action = self.game.action_from_json(action_json)

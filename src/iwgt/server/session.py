@@ -9,7 +9,9 @@ the socket acknowledges, and ``after_step`` then moves the clock, broadcasts and
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from typing import Any, Protocol
 
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
@@ -23,6 +25,23 @@ from iwgt.server.writer import JournalWriter
 from iwgt.table.plain import table_of
 
 log = logging.getLogger("iwgt.server")
+
+
+class HardwareHook(Protocol):
+    """A physical table bound to this game table (server/bridge.py): what the views show of it, and a frame
+    published after every broadcast."""
+
+    def view(self) -> JSON | None:
+        """The view's ``hardware`` field (public: the same for every seat)."""
+        ...
+
+    def shown(self) -> None:
+        """Every screen was just sent its view: the table's lights follow."""
+        ...
+
+    def carry_on(self) -> None:
+        """Play on past the cells the table reads wrongly now (a stuck sensor), until each changes again."""
+        ...
 
 
 class TableSession:
@@ -49,10 +68,29 @@ class TableSession:
         # Each seat's last version its screen said it had read (a report read, nothing covering the table):
         # a timer whose mover has a report still unread is held until then (clock.REPORT_GRACE_SECONDS).
         self.read: dict[Seat, int] = {}
+        self.hardware: HardwareHook | None = None  # a bound physical table (server/bridge.py), if any
+        self._owed: tuple[Seat, Any] | None = None  # a timer's end the physical table's gate held back
 
     def snapshot(self) -> Snapshot:
         """What every view is built from now."""
-        return self.live.snapshot(self.clock.to_json())
+        snap = self.live.snapshot(self.clock.to_json())
+        if self.hardware is not None:
+            snap = dataclasses.replace(snap, hardware=self.hardware.view())
+        return snap
+
+    def broadcast(self) -> None:
+        """Send every screen its view, then the bound physical table its lights."""
+        self.screens.broadcast(self.snapshot())
+        if self.hardware is not None:
+            self.hardware.shown()
+
+    async def unblocked(self) -> None:
+        """The physical table agrees with the game again: a timer's end held back is taken now, and the bot
+        plays on (both were refused while the table differed)."""
+        owed, self._owed = self._owed, None
+        if owed is not None:
+            await self._time_is_up(*owed)
+        self.bots.schedule()
 
     def resume(self) -> None:
         """Start the clock and wake the bots (a table just opened, or resumed from the journal)."""
@@ -63,7 +101,7 @@ class TableSession:
         """After a committed (and acknowledged) step: restart the timer if the phase changed, send every
         screen its view, and wake the bot."""
         self.clock.refresh(self.live.phase(), hold=self.report_unread)
-        self.screens.broadcast(self.snapshot())
+        self.broadcast()
         if schedule:
             self.bots.schedule()
 
@@ -97,7 +135,7 @@ class TableSession:
         if timer is None or not timer.held or timer.seat != seat or self.report_unread(seat):
             return
         if self.clock.start(seat):
-            self.screens.broadcast(self.snapshot())
+            self.broadcast()
 
     def playing(self, seat: Seat) -> None:
         """The seat's screen acts: it has read what it was shown, so a held timer of the seat starts now."""
@@ -106,12 +144,12 @@ class TableSession:
             return
         self.read[seat] = max(self.read.get(seat, 0), self.live.version)
         if self.clock.start(seat):
-            self.screens.broadcast(self.snapshot())
+            self.broadcast()
 
     def _timer_started(self, seat: Seat) -> None:
         """A held timer ran out of grace and started by itself: the report counts as read; screens told."""
         self.read[seat] = max(self.read.get(seat, 0), self.live.version)
-        self.screens.broadcast(self.snapshot())
+        self.broadcast()
 
     def send_view(self, screen: Screen) -> None:
         """Send one screen its view."""
@@ -142,6 +180,9 @@ class TableSession:
         try:
             await live.act(seat, ends_with, f"timer:{live.version}", origin=TIMER_ORIGIN)
         except GameError as exc:  # the phase already ended some other way
+            if exc.code == "table_diverged":  # held until the physical table agrees (``unblocked``)
+                self._owed = (seat, ends_with)
+                return
             log.info("table %s: timer found nothing to end (%s)", self.row.id, exc.message)
             return
         self.after_step()

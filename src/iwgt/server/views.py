@@ -48,6 +48,7 @@ def view_for(snap: Snapshot, seat: Seat | None) -> JSON:
         "dice": snap.dice,
         "status": snap.status,
         "result": snap.result,
+        "hardware": snap.hardware,  # public: the same for every seat (docs/protocol.md)
         **undo_view(snap, () if seat is None else (seat,), seat),
     }
 

@@ -1,0 +1,834 @@
+"""The referee's bridge to physical tables over MQTT: devices, bindings, sensors in, lights out, the gate.
+
+One ``TableBridge`` per server (``iwgt serve --table-bridge`` or ``--mqtt URL``). It logs in as the
+``referee`` user, keeps its retained status (its last will says it is offline), and follows every table under
+``iwgt/v1/tables/+/#`` (docs/hardware.md):
+
+- a table's retained birth makes it known (its cells, LEDs and session); its last will marks it offline;
+- a device bound to a game table (``bind``, kept in the journal's ``hardware`` table) has its sensor events
+  put in order (``Sequencer``) and turned into orders (``Tracker``): a piece lifted lights its moves, a piece
+  put down elsewhere is the selection's move to that cell, acted as the seat with origin ``"sensor"`` and the
+  client id ``hw:<device>:<session>:<seq>`` (a redelivered event is the same step); a move the rules refuse
+  lights the cell red and says why;
+- a new session or a gap asks a snapshot (``cmd``, retried every ``RETRY_S`` until acknowledged);
+- after every broadcast and every change of the overlay the table's lights are published as a whole
+  ``Frame`` (retained), only when they changed;
+- while the table and the game differ (or the table is offline or not yet read), every act of that game is
+  refused with ``table_diverged`` and the cells named in words, until the pieces agree or the players carry
+  on past the cells read wrongly (a stuck sensor must not stop a game);
+- a malformed message is answered on the device's ``error`` topic and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import aiomqtt
+
+from iwgt.core.errors import GameError
+from iwgt.core.protocol import JSON, Seat
+from iwgt.core.table import PhysicalTable, Piece, Surface
+from iwgt.hardware.frames import Overlay, held_lights, table_frame
+from iwgt.hardware.layout import Layout
+from iwgt.hardware.mqtt import MqttAuthError, MqttUrl, run_forever
+from iwgt.hardware.orders import Changed, Lifted, Moved, PutBack, Tracker
+from iwgt.hardware.places import Placement, PlacementError, placement
+from iwgt.hardware.protocol import (
+    PREFIX,
+    REFEREE_STATUS,
+    Ack,
+    Birth,
+    Command,
+    Frame,
+    FrameLight,
+    Offline,
+    ProtocolError,
+    RefereeStatus,
+    SensorEvent,
+    Snapshot,
+    TableCell,
+    check_topic,
+    decode,
+    decode_status,
+    encode,
+    is_device,
+    topic,
+)
+from iwgt.hardware.reconcile import Divergent, divergence
+from iwgt.hardware.sequence import Sequencer
+from iwgt.server.errors import TableError
+from iwgt.table.plain import table_of
+
+if TYPE_CHECKING:
+    from iwgt.server.app import Settings
+    from iwgt.server.manager import TableManager
+    from iwgt.server.session import TableSession
+
+log = logging.getLogger("iwgt.bridge")
+
+SENSOR = "sensor"
+"""The journal's origin of a step a piece lifted and put down on the table made."""
+
+DIVERGED = "table_diverged"
+"""The code of an act refused while the physical table differs from the game."""
+
+RETRY_S = 1.0
+"""Seconds between re-sends of a command not yet acknowledged."""
+
+TICK_S = 0.1
+"""How often the bridge looks for gaps that timed out and commands to re-send."""
+
+_ABSENT = object()
+"""A carried-on cell that read empty when the players carried on."""
+
+
+@dataclass(slots=True)
+class _Held:
+    """A piece in the air, as the views show it."""
+
+    unit: int
+    seat: Seat
+    name: str
+    cell: TableCell  # the table cell it was lifted from
+    note: str | None
+
+
+@dataclass(eq=False)
+class _Device:
+    """One physical table as the bridge knows it."""
+
+    id: str
+    birth: Birth | None = None
+    layout: Layout | None = None
+    online: bool = False
+    session: int = 0
+    table: str | None = None  # the game table it is bound to
+    sequencer: Sequencer = field(default_factory=Sequencer)
+    tracker: Tracker = field(default_factory=Tracker)
+    synced: bool = False  # a snapshot of the current session was applied
+    held: _Held | None = None
+    refusal: tuple[TableCell, str] | None = None
+    ignored: dict[TableCell, object] = field(default_factory=dict)  # carried on: the cell's reading then
+    snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
+    placed: tuple[Surface, Layout, Placement] | None = None  # the game's surface laid on this table
+    sent: tuple[FrameLight, ...] | None = None  # the lights last published
+    dirty: bool = True  # the lights may have changed: the pump recomputes them
+    force: bool = False  # publish the frame even if unchanged (a birth, a reconnect)
+    shown: JSON | None = None  # the hardware view the screens last got
+    was_blocked: bool = False
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A command sent and not yet acknowledged."""
+
+    device: str
+    command: Command
+    sent_at: float
+
+
+class _Link:
+    """A bound device as its game table sees it (``TableSession.hardware``, ``LiveTable.gate``)."""
+
+    def __init__(self, bridge: TableBridge, device: _Device) -> None:
+        self.bridge = bridge
+        self.device = device
+
+    def view(self) -> JSON | None:
+        """The view's ``hardware`` field."""
+        return self.bridge.hardware_view(self.device)
+
+    def shown(self) -> None:
+        """Every screen got its view: the lights follow."""
+        self.device.dirty = True
+        self.bridge.wake()
+
+    def carry_on(self) -> None:
+        """Ignore the cells read wrongly now, until each changes again."""
+        self.bridge.carry_on(self.device)
+
+    def gate(self, origin: str) -> None:
+        """Refuse an act while the table differs from the game (a sensor's own move is let through)."""
+        if origin == SENSOR and self.bridge.sensor_acting is self.device:
+            return
+        why = self.bridge.blocked(self.device)
+        if why is not None:
+            raise TableError(DIVERGED, why)
+
+
+class TableBridge:
+    """The referee's side of the physical tables (docs/hardware.md): one per server."""
+
+    def __init__(self, manager: TableManager, url: MqttUrl, *, referee: str | None = None) -> None:
+        self.manager = manager
+        self.url = url
+        self.referee = referee or "r-" + secrets.token_hex(4)
+        self.devices: dict[str, _Device] = {}
+        self.pending: dict[str, _Pending] = {}
+        self.connected = asyncio.Event()  # set while the bridge is logged in to the broker
+        self.sensor_acting: _Device | None = None  # the device whose sensor move is being acted
+        self.frames = 0  # the last frame id published (frame ids increase over the whole run)
+        self._commands = 0
+        self._client: aiomqtt.Client | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    # -- running --------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Reload the bindings from the journal and start following the broker (reconnecting as needed)."""
+        for device, table_id in self._journal().hardware_bindings().items():
+            dev = self._device(device)
+            dev.table = table_id
+            if self._session(dev) is None:
+                log.warning("physical table %s was bound to %s, which is gone: unbound", device, table_id)
+                dev.table = None
+                self._journal().bind_hardware(device, None)
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Say the referee is offline (retained), disconnect, and let go of every game table."""
+        self._stopping = True
+        client = self._client
+        if client is not None:
+            with contextlib.suppress(aiomqtt.MqttError, asyncio.TimeoutError):
+                await asyncio.wait_for(self._publish_status(client, online=False), 2.0)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for dev in self.devices.values():
+            session = self._loaded(dev)
+            if session is not None:
+                session.hardware = None
+                session.live.gate = None
+
+    def wake(self) -> None:
+        """Let the pump look at the frames and commands now."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                await run_forever(
+                    self.url,
+                    f"iwgt-referee-{self.referee}",
+                    self._serve,
+                    will=aiomqtt.Will(REFEREE_STATUS, encode(self._status(False)), qos=1, retain=True),
+                    on_disconnect=self._disconnected,
+                )
+            except MqttAuthError as exc:
+                log.error("the physical tables' bridge cannot log in: %s", exc)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not end the bridge: log it and connect again
+                log.exception("the physical tables' bridge failed; reconnecting")
+                self._client = None
+                self.connected.clear()
+                await asyncio.sleep(1.0)
+
+    def _disconnected(self, exc: BaseException) -> None:
+        log.info("the physical tables' bridge lost the broker: %s", exc)
+        self._client = None
+        self.connected.clear()
+
+    async def _serve(self, client: aiomqtt.Client) -> None:
+        """One connection: status, subscription, then every message in turn while the pump publishes."""
+        await self._publish_status(client, online=True)
+        await client.subscribe(f"{PREFIX}/+/#", qos=1)
+        self._client = client
+        for dev in self.devices.values():
+            # Whatever happened while the line was down is asked again: the retained frame may be gone (a
+            # broker restarted) and sensor events may have been lost.
+            dev.force = dev.dirty = True
+            if dev.online:
+                self._ask_snapshot(dev, force=True)
+        self.connected.set()
+        pump = asyncio.get_running_loop().create_task(self._pump(client))
+        try:
+            async for message in client.messages:
+                payload = message.payload
+                raw = payload if isinstance(payload, bytes) else str(payload or "").encode()
+                try:
+                    await self.handle(str(message.topic), raw)
+                except Exception:  # one message must never stop the bridge
+                    log.exception("a message on %s could not be handled", message.topic)
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+            self._client = None
+            self.connected.clear()
+
+    async def _pump(self, client: aiomqtt.Client) -> None:
+        """Publish changed frames, ask snapshots, re-send commands; woken by changes or every TICK_S."""
+        loop = asyncio.get_running_loop()
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), TICK_S)
+            self._wake.clear()
+            now = loop.time()
+            for dev in list(self.devices.values()):
+                if dev.online and dev.birth is not None and dev.sequencer.needs_snapshot(now):
+                    self._ask_snapshot(dev)
+                if dev.dirty and dev.birth is not None:
+                    await self._publish_frame(client, dev)
+            for cmd_id, pending in list(self.pending.items()):
+                target = self.devices.get(pending.device)
+                if target is None or not target.online:
+                    continue  # asked again when it is back
+                if pending.sent_at <= now - RETRY_S or pending.sent_at == 0.0:
+                    pending.sent_at = now
+                    await client.publish(
+                        topic(pending.device, "cmd"), encode(pending.command), qos=1, retain=False
+                    )
+                    log.debug("command %s to %s: %s", cmd_id, pending.device, pending.command.cmd)
+
+    def _status(self, online: bool) -> RefereeStatus:
+        return RefereeStatus(online=online, referee=self.referee)
+
+    async def _publish_status(self, client: aiomqtt.Client, *, online: bool) -> None:
+        await client.publish(REFEREE_STATUS, encode(self._status(online)), qos=1, retain=True)
+
+    # -- messages in --------------------------------------------------------------------------------------
+
+    async def handle(self, name: str, payload: bytes) -> None:
+        """One message from the broker: decoded, checked, applied; a refused one is answered on ``error``."""
+        if name == REFEREE_STATUS:
+            return  # ours (or another referee's): nothing to do
+        try:
+            device, leaf = check_topic(name)
+        except ProtocolError as exc:
+            log.warning("refused: %s", exc.message)
+            return  # no device to answer
+        if leaf in ("frame", "cmd", "error"):
+            return  # what the referee itself publishes
+        try:
+            if leaf == "status":
+                if not payload:
+                    return  # a retained status cleared
+                status = decode_status(payload, name)
+                if isinstance(status, Birth):
+                    await self._birth(status)
+                else:
+                    await self._offline(status)
+            elif leaf == "sensor":
+                await self._sensor(self._device(device), decode(SensorEvent, payload, name))
+            elif leaf == "snapshot":
+                await self._snapshot(self._device(device), decode(Snapshot, payload, name))
+            elif leaf == "ack":
+                self._ack(device, decode(Ack, payload, name))
+        except ProtocolError as exc:
+            log.warning("refused from %s: %s", device, exc.message)
+            await self._send(topic(device, "error"), encode(exc.refusal()), qos=0)
+
+    async def _send(self, name: str, payload: bytes, *, qos: int, retain: bool = False) -> None:
+        client = self._client
+        if client is None:
+            return
+        with contextlib.suppress(aiomqtt.MqttError):
+            await client.publish(name, payload, qos=qos, retain=retain)
+
+    def _device(self, device: str) -> _Device:
+        dev = self.devices.get(device)
+        if dev is None:
+            dev = self.devices[device] = _Device(device)
+        return dev
+
+    async def _birth(self, birth: Birth) -> None:
+        dev = self._device(birth.device)
+        if dev.online and dev.birth == birth:
+            return  # the same birth again (a retained copy after our own reconnect)
+        dev.birth, dev.online, dev.session = birth, True, birth.session
+        dev.layout = Layout.from_birth(birth)
+        dev.placed = None
+        dev.held = None
+        dev.force = dev.dirty = True
+        log.info(
+            "physical table %s is online (session %d, %d cells)",
+            birth.device,
+            birth.session,
+            len(birth.cells),
+        )
+        # Whatever stood on it while we did not listen is asked: always a snapshot after a birth.
+        self._ask_snapshot(dev, force=True)
+        await self._refresh(dev)
+
+    async def _offline(self, offline: Offline) -> None:
+        dev = self._device(offline.device)
+        if offline.session < dev.session:
+            return  # the will of a session a newer birth already replaced
+        dev.online, dev.synced, dev.held = False, False, None
+        log.info("physical table %s is offline", offline.device)
+        await self._refresh(dev)
+
+    def _ack(self, device: str, ack: Ack) -> None:
+        pending = self.pending.get(ack.id)
+        if pending is None or pending.device != device:
+            return  # a duplicate ack, or one for a command of an earlier run
+        del self.pending[ack.id]
+        if not ack.ok:
+            log.warning("physical table %s refused command %s: %s", device, ack.id, ack.error)
+            dev = self.devices.get(device)
+            if dev is not None and dev.snapshot_cmd == ack.id:
+                dev.snapshot_cmd = None
+
+    async def _sensor(self, dev: _Device, ev: SensorEvent) -> None:
+        now = asyncio.get_running_loop().time()
+        if ev.session > dev.session:
+            dev.session = ev.session  # a birth we missed: the sequencer asks a snapshot for the new session
+        for event in dev.sequencer.feed(ev, now):
+            await self._apply(dev, event)
+        if dev.sequencer.needs_snapshot(now):
+            self.wake()
+        await self._refresh(dev)
+
+    async def _snapshot(self, dev: _Device, snap: Snapshot) -> None:
+        if snap.session < dev.session:
+            return  # a snapshot of a session a power cycle ended
+        if dev.snapshot_cmd is not None and snap.request == dev.snapshot_cmd:
+            self.pending.pop(dev.snapshot_cmd, None)  # the snapshot answers its command, whatever its ack
+            dev.snapshot_cmd = None
+        dev.session = snap.session
+        replay = dev.sequencer.snapshot(snap)
+        if not dev.sequencer.needs_snapshot(asyncio.get_running_loop().time()):
+            dev.tracker.reset(snap, self._expected(dev, self._session(dev)))
+            dev.synced = True
+            if dev.tracker.held is None:
+                dev.held = None
+            for cell in list(dev.ignored):
+                if dev.ignored[cell] != dev.tracker.sensed.get(cell, _ABSENT):
+                    del dev.ignored[cell]  # carried on until it changes: it has
+            if dev.refusal is not None and dev.refusal[0] not in dev.tracker.sensed:
+                dev.refusal = None  # the refused piece was taken off
+            for event in replay:
+                await self._apply(dev, event)
+            await self._infer(dev, snap)
+        await self._refresh(dev)
+
+    # -- sensors to orders -------------------------------------------------------------------------------
+
+    async def _apply(self, dev: _Device, ev: SensorEvent) -> None:
+        """One event in order: the tracker's order, played on the bound game table."""
+        session = self._session(dev)
+        expected = self._expected(dev, session)
+        blocked_before = self.blocked(dev)
+        order = dev.tracker.on_event(ev, expected)
+        dev.ignored.pop(ev.cell, None)  # a carried-on cell that changes is read again
+        dev.dirty = True
+        if isinstance(order, Lifted):
+            dev.held = self._held(dev, session, order, expected)
+        elif isinstance(order, PutBack):
+            dev.held = None
+        elif isinstance(order, Moved):
+            dev.held = None
+            if session is not None:
+                client_id = f"hw:{dev.id}:{ev.session}:{ev.seq}"
+                await self._move(dev, session, order, client_id, blocked_before)
+        elif isinstance(order, Changed):
+            if dev.tracker.held is None:
+                dev.held = None
+            if dev.refusal is not None and dev.refusal[0] == ev.cell and ev.event == "lifted":
+                dev.refusal = None  # the refused piece is taken off its cell
+
+    def _held(
+        self, dev: _Device, session: TableSession | None, order: Lifted, expected: Mapping[TableCell, Piece]
+    ) -> _Held:
+        piece = expected.get(order.cell)
+        name = piece.name if piece is not None else f"unit {order.unit}"
+        note: str | None = None
+        if session is not None:
+            live = session.live
+            try:
+                note = held_lights(live.plugin, live.game, live.state, order.seat, order.unit)[2]
+            except GameError as exc:
+                note = exc.message
+        return _Held(order.unit, order.seat, name, order.cell, note)
+
+    async def _move(
+        self,
+        dev: _Device,
+        session: TableSession,
+        order: Moved,
+        client_id: str,
+        blocked: str | None,
+        *,
+        quiet: bool = False,
+    ) -> bool:
+        """A piece put down on another cell: the selection's move to that cell, acted as its seat; a move
+        refused lights the cell red with the reason (unless ``quiet``). Whether the move was taken."""
+
+        def refuse(reason: str) -> bool:
+            if not quiet:
+                dev.refusal = (order.to, reason)
+            return False
+
+        live = session.live
+        if blocked is not None:
+            return refuse(blocked)
+        place = self._placement(dev, session)
+        to = place.to_game(order.to) if place is not None else None
+        if to is None:
+            return refuse("that cell is off the game's board")
+        try:
+            out = table_of(live.plugin).selection(live.game, live.state, order.seat, order.unit)
+        except GameError as exc:
+            return refuse(exc.message)
+        moves = out.get("moves") or []
+        action = next((m["action"] for m in moves if tuple(m.get("to") or ()) == tuple(to)), None)
+        if action is None:
+            note = out.get("note")
+            return refuse(str(note) if note else f"that piece cannot go to [{to[0]}, {to[1]}] now")
+        self.sensor_acting = dev
+        try:
+            accepted = await live.act(order.seat, action, client_id, origin=SENSOR)
+        except GameError as exc:
+            return refuse(exc.message)
+        finally:
+            self.sensor_acting = None
+        dev.refusal = None
+        if accepted.repeated:
+            session.broadcast()
+        else:
+            session.after_step()
+        return True
+
+    async def _infer(self, dev: _Device, snap: Snapshot) -> None:
+        """A move the referee did not hear (its events lost while the broker was away): after a snapshot, one
+        piece gone from its cell and one piece more on a cell it may move to is that move. Anything else stays
+        divergence for the players to put right."""
+        session = self._session(dev)
+        if session is None or dev.tracker.held is not None:
+            return
+        differing = self.divergent(dev)
+        missing = [d for d in differing if d.want == "piece"]
+        extra = [d for d in differing if d.want == "empty"]
+        if len(differing) != 2 or len(missing) != 1 or len(extra) != 1:
+            return
+        piece = self._expected(dev, session).get(missing[0].cell)
+        if piece is None:
+            return
+        order = Moved(piece.unit, piece.seat, missing[0].cell, extra[0].cell)
+        client_id = f"hw:{dev.id}:{snap.session}:s{snap.seq}"
+        if await self._move(dev, session, order, client_id, None, quiet=True):
+            log.info("physical table %s: a move made unheard was taken from its snapshot", dev.id)
+
+    # -- what the game expects on the table ---------------------------------------------------------------
+
+    def _journal(self) -> Any:
+        return self.manager.journal
+
+    def _loaded(self, dev: _Device) -> TableSession | None:
+        return None if dev.table is None else self.manager.sessions.get(dev.table)
+
+    def _session(self, dev: _Device) -> TableSession | None:
+        """The bound game table's session (loaded and linked on first use), or None."""
+        if dev.table is None:
+            return None
+        session = self.manager.sessions.get(dev.table)
+        if session is None:
+            try:
+                session = self.manager.get(dev.table)
+            except (KeyError, GameError):
+                return None
+        if session.hardware is None or getattr(session.hardware, "device", None) is not dev:
+            link = _Link(self, dev)
+            session.hardware = link
+            session.live.gate = link.gate
+        return session
+
+    def _surface(self, session: TableSession) -> Surface | None:
+        live = session.live
+        adapter = table_of(live.plugin)
+        if not isinstance(adapter, PhysicalTable):
+            return None
+        return adapter.surface(live.game.observe(live.state, None))
+
+    def _placement(self, dev: _Device, session: TableSession) -> Placement | None:
+        """The game's surface laid on the table (cached while the surface and the layout stay)."""
+        if dev.layout is None:
+            return None
+        surface = self._surface(session)
+        if surface is None:
+            return None
+        if dev.placed is not None and dev.placed[0] == surface and dev.placed[1] is dev.layout:
+            return dev.placed[2]
+        try:
+            place = placement(dev.layout, surface)
+        except PlacementError as exc:
+            log.warning("physical table %s cannot show table %s: %s", dev.id, dev.table, exc)
+            return None
+        dev.placed = (surface, dev.layout, place)
+        return place
+
+    def _expected(self, dev: _Device, session: TableSession | None) -> dict[TableCell, Piece]:
+        """The table cells where the game has a public piece (none where the sensors follow no piece)."""
+        if session is None:
+            return {}
+        live = session.live
+        adapter = table_of(live.plugin)
+        if not isinstance(adapter, PhysicalTable):
+            return {}
+        obs = live.game.observe(live.state, None)
+        if adapter.surface(obs).kind != "cells":
+            return {}
+        place = self._placement(dev, session)
+        if place is None:
+            return {}
+        out: dict[TableCell, Piece] = {}
+        for piece in adapter.pieces(obs):
+            cell = place.to_table(piece.cell)
+            if cell is not None:
+                out[cell] = piece
+        return out
+
+    def divergent(self, dev: _Device) -> tuple[Divergent, ...]:
+        """The cells where the bound table differs from its game (none while it is not read yet)."""
+        session = self._session(dev)
+        if session is None or not dev.synced:
+            return ()
+        held = dev.tracker.held
+        return divergence(
+            self._expected(dev, session),
+            dev.tracker.sensed,
+            held_from=None if held is None else held.cell,
+            tags=dev.tracker.tags,
+            ignored=frozenset(dev.ignored),
+        )
+
+    def blocked(self, dev: _Device) -> str | None:
+        """Why the bound game may not move on now, or None."""
+        session = self._session(dev)
+        if session is None:
+            return None
+        if not dev.online:
+            return f"the physical table {dev.id} is offline: the game waits for it (or free it in the lobby)"
+        if not dev.synced:
+            return f"the game waits for the physical table {dev.id} to say what stands on it"
+        differing = self.divergent(dev)
+        if not differing:
+            return None
+        place = self._placement(dev, session)
+        return "the table differs from the game: " + "; ".join(_words(d, place) for d in differing)
+
+    # -- the touchscreen's side ---------------------------------------------------------------------------
+
+    def hardware_view(self, dev: _Device) -> JSON:
+        """The view's ``hardware`` field (docs/protocol.md): public, the same for every seat."""
+        session = self._session(dev)
+        place = None if session is None else self._placement(dev, session)
+
+        def game_cell(cell: TableCell) -> list[int] | None:
+            to = place.to_game(cell) if place is not None else None
+            return None if to is None else [to[0], to[1]]
+
+        held = dev.held
+        refusal = dev.refusal
+        return {
+            "device": dev.id,
+            "online": dev.online,
+            "held": None
+            if held is None
+            else {"unit": held.unit, "name": held.name, "cell": game_cell(held.cell), "note": held.note},
+            "refusal": None if refusal is None else {"cell": game_cell(refusal[0]), "reason": refusal[1]},
+            "divergent": [
+                {
+                    "cell": game_cell(d.cell),
+                    "table_cell": [d.cell[0], d.cell[1]],
+                    "want": d.want,
+                    "unit": d.unit,
+                    "name": d.name,
+                }
+                for d in self.divergent(dev)
+            ],
+            "blocked": self.blocked(dev),
+        }
+
+    def carry_on(self, dev: _Device) -> None:
+        """The players play on past the cells read wrongly now; each is read again once it changes."""
+        for d in self.divergent(dev):
+            dev.ignored[d.cell] = dev.tracker.sensed.get(d.cell, _ABSENT)
+        dev.refusal = None
+        dev.dirty = True
+        asyncio.get_running_loop().create_task(self._refresh(dev))
+
+    async def _refresh(self, dev: _Device) -> None:
+        """After a change: the screens get the new hardware field, the lights follow, a held game plays on."""
+        dev.dirty = True
+        self.wake()
+        session = self._session(dev)
+        if session is None:
+            return
+        view = self.hardware_view(dev)
+        if view != dev.shown:
+            dev.shown = view
+            session.broadcast()
+        blocked = view["blocked"] is not None
+        if dev.was_blocked and not blocked:
+            await session.unblocked()
+        dev.was_blocked = blocked
+
+    # -- lights and commands out --------------------------------------------------------------------------
+
+    def _lights(self, dev: _Device) -> tuple[FrameLight, ...]:
+        session = self._session(dev)
+        if session is None:
+            return ()
+        place = self._placement(dev, session)
+        if place is None:
+            return ()
+        live = session.live
+        held = dev.held
+        overlay = Overlay(
+            held=None if held is None else (held.unit, held.seat),
+            refusal=dev.refusal,
+            divergent=self.divergent(dev),
+        )
+        events = live.history[-1].events if live.history else []
+        return tuple(table_frame(live.plugin, live.game, live.state, events, place, overlay))
+
+    async def _publish_frame(self, client: aiomqtt.Client, dev: _Device) -> None:
+        dev.dirty = False
+        try:
+            lights = self._lights(dev)
+        except Exception:  # a game's lights that fail must not stop every table's: logged, left dark
+            log.exception("the lights of physical table %s could not be computed", dev.id)
+            lights = ()
+        if lights == dev.sent and not dev.force:
+            return
+        self.frames += 1
+        frame = Frame(referee=self.referee, frame=self.frames, lights=lights)
+        await client.publish(topic(dev.id, "frame"), encode(frame), qos=1, retain=True)
+        dev.sent, dev.force = lights, False
+
+    def _ask_snapshot(self, dev: _Device, *, force: bool = False) -> None:
+        """Ask the table what stands on it (once at a time; ``force`` replaces a request outstanding)."""
+        if dev.snapshot_cmd is not None and dev.snapshot_cmd in self.pending:
+            if not force:
+                return
+            del self.pending[dev.snapshot_cmd]
+        self._commands += 1
+        cmd = Command(id=f"c{self._commands}", cmd="snapshot")
+        dev.snapshot_cmd = cmd.id
+        self.pending[cmd.id] = _Pending(dev.id, cmd, 0.0)
+        self.wake()
+
+    # -- bindings -----------------------------------------------------------------------------------------
+
+    def devices_json(self) -> list[JSON]:
+        """Every known table, for ``GET /api/hardware``."""
+        out = []
+        for dev in sorted(self.devices.values(), key=lambda d: d.id):
+            birth = dev.birth
+            out.append(
+                {
+                    "device": dev.id,
+                    "online": dev.online,
+                    "session": dev.session if birth is not None else None,
+                    "sensor": None if birth is None else birth.sensor,
+                    "columns": None if birth is None else birth.columns,
+                    "rows": None if birth is None else birth.rows,
+                    "cells": None if birth is None else len(birth.cells),
+                    "table": dev.table,
+                    "divergent": len(self.divergent(dev)),
+                }
+            )
+        return out
+
+    async def bind(self, device: str, table_id: str | None) -> JSON:
+        """Bind a device to a game table (or free it): checked, journalled, then linked; the device's JSON.
+
+        KeyError (with the words) for an unknown device or table; a TableError for a board that does not fit
+        the table or a game table another device already plays.
+        """
+        dev = self.devices.get(device) if is_device(device) else None
+        if dev is None or (table_id is not None and dev.layout is None):  # freeing one asks no birth
+            raise KeyError(f"no physical table {device!r} has announced itself")
+        if table_id is not None:
+            try:
+                session = self.manager.get(table_id)
+            except KeyError:
+                raise KeyError(f"there is no table {table_id!r}") from None
+            other = next((d for d in self.devices.values() if d.table == table_id and d is not dev), None)
+            if other is not None:
+                raise TableError(
+                    "conflict", f"table {table_id} already plays on {other.id}: free that one first"
+                )
+            surface = self._surface(session)
+            if surface is not None and dev.layout is not None:
+                try:
+                    placement(dev.layout, surface)
+                except PlacementError as exc:
+                    raise TableError("conflict", str(exc)) from None
+        old = self._loaded(dev)
+        writer = self.manager.writer
+        if writer is not None:
+            await writer.write(lambda j: j.bind_hardware(device, table_id))
+        else:
+            self._journal().bind_hardware(device, table_id)
+        if old is not None and dev.table != table_id:
+            old.hardware = None
+            old.live.gate = None
+            old.broadcast()
+            if dev.was_blocked:
+                await old.unblocked()
+        dev.table, dev.placed, dev.shown, dev.was_blocked = table_id, None, None, False
+        dev.held, dev.refusal, dev.ignored = None, None, {}
+        dev.dirty = True
+        if table_id is not None and dev.online:
+            self._ask_snapshot(dev, force=True)  # read it afresh for its new game
+        await self._refresh(dev)
+        return next(d for d in self.devices_json() if d["device"] == device)
+
+
+def _words(d: Divergent, place: Placement | None) -> str:
+    """A divergent cell as the players read it: what to do, on the game's own cell."""
+    to = place.to_game(d.cell) if place is not None else None
+    where = f"[{to[0]}, {to[1]}]" if to is not None else f"the table's cell [{d.cell[0]}, {d.cell[1]}]"
+    name = d.name or "the piece"
+    if d.want == "piece":
+        return f"put {name} back on {where}"
+    if d.want == "tag":
+        return f"put {name} on {where} (another piece stands there)"
+    return f"take the piece off {where}"
+
+
+async def start_bridge(settings: Settings, manager: TableManager) -> TableBridge:
+    """The bridge of ``iwgt serve --table-bridge`` (with its embedded broker) or ``--mqtt URL``, started."""
+    broker: Any = None
+    if settings.mqtt_url is not None:
+        url = MqttUrl.parse(settings.mqtt_url)
+    else:
+        from iwgt.hardware.broker import Credentials, EmbeddedBroker
+
+        host, _, port = settings.mqtt_listen.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"--mqtt-listen {settings.mqtt_listen!r}: expected HOST:PORT")
+        broker = EmbeddedBroker(host, int(port), Credentials.load(settings.data_dir))
+        await broker.start()
+        url = MqttUrl.parse(broker.url("referee"))
+    bridge = _Bridge(manager, url, broker)
+    await bridge.start()
+    return bridge
+
+
+class _Bridge(TableBridge):
+    """A bridge that also stops the embedded broker it runs on."""
+
+    def __init__(self, manager: TableManager, url: MqttUrl, broker: Any) -> None:
+        super().__init__(manager, url)
+        self.broker = broker
+
+    async def stop(self) -> None:
+        """Stop the bridge, then its broker."""
+        await super().stop()
+        if self.broker is not None:
+            await self.broker.stop()

@@ -1,0 +1,344 @@
+"""The referee's bridge (server/bridge.py) end to end: a game played by sensor events through a real broker.
+
+Each test runs twice (conftest's ``broker``: the embedded amqtt broker, then Mosquitto). The table's side is
+the simulated table (``SimTable``) or, for messages no honest controller sends, a raw client logged in as the
+``table`` user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import orjson
+import pytest
+
+from iwgt.core.errors import GameError
+from iwgt.hardware.mqtt import MqttUrl, client
+from iwgt.hardware.protocol import Refusal, SensorEvent, decode, encode, topic
+from iwgt.server.bridge import DIVERGED, SENSOR
+from iwgt.table.plain import table_of
+
+from .bridge_kit import DEVICE, Rig, rig, until
+
+pytestmark = pytest.mark.timeout(180)
+
+
+async def _move_by_hand(r: Rig) -> tuple[int, Any, Any]:
+    """Lift a piece of the seat to move and put it on its first legal cell; the version before, the piece and
+    the move."""
+    piece, move = r.mover_move()
+    v0 = r.session.live.version
+    r.sim.lift(r.tc(piece.cell))
+    await until(lambda: r.view()["held"] is not None, "the piece in the air")
+    r.sim.place(r.tc(move["to"]))
+    await until(lambda: r.session.live.version > v0, "the move committed")
+    return v0, piece, move
+
+
+def test_a_move_by_lift_and_place_is_committed_as_the_sensors_and_the_frame_follows(
+    tmp_path: Path, broker: Any
+) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, move = r.mover_move()
+            v0 = live.version
+            r.sim.lift(r.tc(piece.cell))
+            held = await until(lambda: r.view()["held"], "the piece in the air")
+            assert (
+                held["unit"] == piece.unit and held["cell"] == list(piece.cell) and held["name"] == piece.name
+            )
+            assert r.view()["blocked"] is None  # the piece in the air is no divergence
+            lifted_frame = await until(lambda: r.frame_id(), "a frame")
+            r.sim.place(r.tc(move["to"]))
+            await until(lambda: live.version > v0, "the move committed")
+            row = r.manager.journal.steps(r.session.row.id)[v0]  # the row after the last one before
+            assert row.seq == v0 + 1 and row.origin == SENSOR and row.action == move["action"]
+            assert row.client_id is not None and row.client_id.startswith(f"hw:{DEVICE}:1:")
+            assert live.history[-1].origin == SENSOR
+            moved = next(p for p in r.pieces() if p.unit == piece.unit)
+            assert list(moved.cell) == move["to"]
+            view = r.view()
+            assert view["held"] is None and view["refusal"] is None and view["divergent"] == []
+            # The frame follows the game: a newer one, with what the referee computes for the new state.
+            await until(
+                lambda: (
+                    r.frame_id() > lifted_frame
+                    and r.sim.frame is not None
+                    and r.sim.frame.lights == r.bridge._lights(r.dev)
+                ),
+                "the frame of the new state",
+            )
+
+    asyncio.run(body())
+
+
+def test_a_refused_placement_lights_red_and_gates_the_game_until_the_piece_is_back(
+    tmp_path: Path, broker: Any
+) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, _ = r.mover_move()
+            legal = {
+                tuple(m["to"])
+                for m in table_of(live.plugin).selection(live.game, live.state, piece.seat, piece.unit)[
+                    "moves"
+                ]
+            }
+            occupied = {p.cell for p in r.pieces()}
+            # A cell of the board out of the piece's reach (the far corner from it), free of pieces.
+            far = max(
+                ((c, rr) for c in range(12) for rr in range(9) if (c, rr) not in legal | occupied),
+                key=lambda cell: abs(cell[0] - piece.cell[0]) + abs(cell[1] - piece.cell[1]),
+            )
+            v0 = live.version
+            origin, bad = r.tc(piece.cell), r.tc(far)
+            r.sim.lift(origin)
+            await until(lambda: r.view()["held"] is not None, "the piece in the air")
+            r.sim.place(bad)
+            refusal = await until(lambda: r.view()["refusal"], "the refusal")
+            assert refusal["cell"] == list(far) and refusal["reason"]
+            assert live.version == v0  # nothing was committed
+            view = r.view()
+            wants = {(tuple(d["table_cell"]), d["want"]) for d in view["divergent"]}
+            assert wants == {(origin, "piece"), (bad, "empty")}
+            assert view["blocked"] is not None and f"[{piece.cell[0]}, {piece.cell[1]}]" in view["blocked"]
+            # Red on the refused cell in the table's frame.
+            await until(
+                lambda: (
+                    r.sim.frame is not None
+                    and any(lt.cell == bad and lt.effect == "illegal" for lt in r.sim.frame.lights)
+                ),
+                "the red light on the refused cell",
+            )
+            # A screen's act (or the bot's, or the timer's: the same gate) is refused while the table differs.
+            with pytest.raises(GameError) as refused:
+                await live.act(piece.seat, {"type": "end_phase"}, "screen-1")
+            assert refused.value.code == DIVERGED
+            assert f"put {piece.name} back on [{piece.cell[0]}, {piece.cell[1]}]" in refused.value.message
+            assert f"take the piece off [{far[0]}, {far[1]}]" in refused.value.message
+            assert live.version == v0
+            # The piece goes back: the table agrees again, and the game moves on.
+            r.sim.lift(bad)
+            r.sim.place(origin)
+            await until(lambda: r.bridge.blocked(r.dev) is None, "the table to agree again")
+            await until(lambda: r.view()["refusal"] is None and r.view()["divergent"] == [], "a clear view")
+            await live.act(piece.seat, {"type": "end_phase"}, "screen-2")
+            assert live.version == v0 + 1
+
+    asyncio.run(body())
+
+
+def test_duplicated_and_reordered_sensor_events_make_one_move(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, move = r.mover_move()
+            v0 = live.version
+            # The controller's own events, sent by hand: place before lift, each twice (QoS 1 may redeliver).
+            lift = r.sim.table.lift(r.tc(piece.cell))
+            place = r.sim.table.place(r.tc(move["to"]))
+            assert lift is not None and place is not None
+            async with client(broker.url_table, "resender") as c:
+                for ev in (place, lift, place, lift):
+                    await c.publish(topic(DEVICE, "sensor"), encode(ev), qos=1)
+            await until(lambda: live.version > v0, "the move committed")
+            await until(lambda: r.dev.sequencer.next_seq == place.seq + 1, "every event taken")
+            rows = r.manager.journal.steps(r.session.row.id)[v0:]
+            assert [(row.origin, row.action) for row in rows] == [(SENSOR, move["action"])]  # once, not twice
+            assert r.dev.tracker.sensed == r.sim.table.sensed()
+            await r.settled()
+            # A late duplicate changes nothing.
+            async with client(broker.url_table, "resender") as c:
+                await c.publish(topic(DEVICE, "sensor"), encode(place), qos=1)
+                await c.publish(topic(DEVICE, "sensor"), encode(lift), qos=1)
+            await r.settled()
+            assert live.version == v0 + 1
+
+    asyncio.run(body())
+
+
+def test_a_lost_event_is_mended_by_a_snapshot(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, move = r.mover_move()
+            v0 = live.version
+            r.sim.drop_next(1)  # the lift never reaches the broker: the place comes early (a gap)
+            r.sim.lift(r.tc(piece.cell))
+            r.sim.place(r.tc(move["to"]))
+            # The gap times out, a snapshot is asked: the piece gone from its cell and standing on a cell it
+            # may move to is that move.
+            await until(lambda: live.version > v0, "the move taken from the snapshot")
+            assert r.manager.journal.steps(r.session.row.id)[v0].origin == SENSOR
+            await r.settled()
+
+    asyncio.run(body())
+
+
+def test_a_broker_restart_loses_nothing(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, move = r.mover_move()
+            v0 = live.version
+            await broker.restart()  # every line drops; retained messages are gone
+            r.sim.lift(r.tc(piece.cell))  # moved while the broker was away: queued, or read by a snapshot
+            r.sim.place(r.tc(move["to"]))
+            await until(lambda: r.bridge.connected.is_set() and r.sim.online, "both back on the broker")
+            await until(lambda: live.version > v0, "the move made during the outage")
+            rows = r.manager.journal.steps(r.session.row.id)[v0:]
+            assert [(row.origin, row.action) for row in rows] == [(SENSOR, move["action"])]
+            await r.settled()
+            # The frame is back on the (restarted) broker: the table has the current lights.
+            await until(
+                lambda: r.sim.frame is not None and r.sim.frame.lights == r.bridge._lights(r.dev),
+                "the current frame after the restart",
+            )
+            # And the game goes on by sensors.
+            await _move_by_hand(r)
+
+    asyncio.run(body())
+
+
+def test_a_power_cycle_is_reconciled_by_a_snapshot(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, _ = r.mover_move()
+            origin = r.tc(piece.cell)
+            # A piece taken away as the power goes (no event: the controller was going down).
+            kept = r.sim.table.pieces.pop(origin)
+            r.sim.power_cycle()
+            await until(lambda: not r.dev.online or r.dev.session == 2, "the will: the table offline")
+            with pytest.raises(GameError) as refused:
+                await live.act(piece.seat, {"type": "end_phase"}, "screen-1")
+            assert refused.value.code == DIVERGED  # offline, then read anew: the piece is missing either way
+            await until(lambda: r.dev.online and r.dev.session == 2 and r.dev.synced, "the new session read")
+            view = r.view()
+            assert [(d["table_cell"], d["want"], d["unit"]) for d in view["divergent"]] == [
+                ([origin[0], origin[1]], "piece", piece.unit)
+            ]
+            r.sim.table.pieces[origin] = kept  # put back as the power goes again: still no event
+            r.sim.power_cycle()
+            await until(lambda: r.dev.session == 3 and r.dev.synced, "the third session read")
+            await r.settled()
+            assert r.view()["divergent"] == []
+            await _move_by_hand(r)  # the new session's events are used
+
+    asyncio.run(body())
+
+
+def test_malformed_messages_are_refused_on_error_and_change_nothing(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            v0, sensed, seq = live.version, dict(r.dev.tracker.sensed), r.dev.sequencer.next_seq
+            good = SensorEvent(session=1, seq=seq, cell=(0, 0), event="placed").model_dump(mode="json")
+            bad: list[tuple[str, bytes, str]] = [
+                ("sensor", b"not json", "malformed"),
+                ("sensor", b"[1, 2]", "malformed"),
+                ("sensor", orjson.dumps({**good, "v": 2}), "version"),
+                ("sensor", orjson.dumps({**good, "seq": 0}), "invalid"),
+                ("sensor", orjson.dumps({**good, "event": "dropped"}), "invalid"),
+                ("snapshot", orjson.dumps({"v": 1, "session": 1}), "invalid"),
+                (
+                    "status",
+                    orjson.dumps({"v": 1, "device": "other", "online": False, "session": 1}),
+                    "invalid",
+                ),
+            ]
+            async with client(broker.url_table, "prankster") as c:
+                await c.subscribe(topic(DEVICE, "error"), qos=0)
+                for leaf, payload, _ in bad:
+                    await c.publish(topic(DEVICE, leaf), payload, qos=1)
+                got: list[Refusal] = []
+                async with asyncio.timeout(30):
+                    async for message in c.messages:
+                        if str(message.topic) != topic(DEVICE, "error"):
+                            continue  # amqtt also hands a new subscriber the retained frame of another topic
+                        got.append(decode(Refusal, bytes(message.payload), str(message.topic)))  # type: ignore[arg-type]
+                        if len(got) == len(bad):
+                            break
+            assert [g.error for g in got] == [code for _, _, code in bad]
+            assert all(g.topic == topic(DEVICE, leaf) for g, (leaf, _, _) in zip(got, bad, strict=True))
+            assert "seq" in got[3].message  # it says what was wrong
+            assert live.version == v0 and r.dev.tracker.sensed == sensed and r.dev.sequencer.next_seq == seq
+            assert r.dev.online and r.bridge.blocked(r.dev) is None
+
+    asyncio.run(body())
+
+
+def test_an_unauthenticated_client_is_refused(broker: Any) -> None:
+    async def body() -> None:
+        url = MqttUrl.parse(broker.url_table)
+        for user, password in (("table", "wrong"), (None, None), ("nobody", "x")):
+            with pytest.raises(aiomqtt.MqttError):
+                async with aiomqtt.Client(
+                    url.host, url.port, username=user, password=password, identifier="intruder", timeout=10
+                ) as c:
+                    await c.publish(topic(DEVICE, "sensor"), b"{}", qos=1)
+
+    asyncio.run(body())
+
+
+def test_the_gate_and_carry_on(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            seat = live.to_move
+            occupied = {p.cell for p in r.pieces()}
+            stuck_game = next((c, 4) for c in range(12) if (c, 4) not in occupied)
+            stuck = r.tc(stuck_game)
+            r.sim.stick(stuck, True)  # a sensor stuck on: the table reads a piece where the game has none
+            await until(lambda: r.view()["divergent"], "the stuck cell")
+            view = r.view()
+            assert view["divergent"] == [
+                {
+                    "cell": list(stuck_game),
+                    "table_cell": list(stuck),
+                    "want": "empty",
+                    "unit": None,
+                    "name": None,
+                }
+            ]
+            assert view["blocked"] == (
+                f"the table differs from the game: take the piece off [{stuck_game[0]}, {stuck_game[1]}]"
+            )
+            with pytest.raises(GameError) as refused:
+                await live.act(seat, {"type": "end_phase"}, "screen-1")
+            assert refused.value.code == DIVERGED and refused.value.message == view["blocked"]
+            # The players carry on past it: the game moves on, though the cell still reads wrongly.
+            assert r.session.hardware is not None
+            r.session.hardware.carry_on()
+            await until(lambda: r.view()["blocked"] is None, "the carried-on cell ignored")
+            assert r.view()["divergent"] == []
+            v0 = live.version
+            await live.act(seat, {"type": "end_phase"}, "screen-2")
+            assert live.version == v0 + 1
+            # Until it changes again: freed, then stuck again, it is read (and differs) once more.
+            r.sim.stick(stuck, False)
+            r.sim.stick(stuck, True)
+            await until(lambda: r.view()["divergent"], "the cell read again")
+            r.sim.stick(stuck, False)
+            await r.settled()
+
+    asyncio.run(body())
+
+
+def test_an_unbound_device_gates_nothing(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker, bind=False) as r:
+            assert r.session.hardware is None and r.session.snapshot().hardware is None
+            r.sim.stick((0, 0), True)
+            await until(lambda: r.dev.tracker.sensed.get((0, 0), 0) is None, "the event followed")
+            live = r.session.live
+            v0 = live.version
+            await live.act(live.to_move, {"type": "end_phase"}, "screen-1")
+            assert live.version == v0 + 1
+
+    asyncio.run(body())

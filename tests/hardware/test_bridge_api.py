@@ -1,0 +1,165 @@
+"""The physical tables' REST bindings (docs/protocol.md): GET /api/hardware, PUT /api/hardware/<device>.
+
+The server runs with ``mqtt_url`` (``iwgt serve --mqtt URL``) on conftest's real broker; the simulated table
+runs on its own event loop in a thread, as a controller on the network would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.server.kit import create, screen, serving, table_token
+
+from iwgt.hardware.layout import Layout, load_layout, make_layout
+from iwgt.hardware.sim import SimTable
+
+from .bridge_kit import LAYOUT, WAIT, record
+
+pytestmark = pytest.mark.timeout(180)
+
+LOCAL = {"client": ("127.0.0.1", 50000), "base_url": "http://127.0.0.1"}
+"""A client on the table's own machine, asking for a loopback name (the lobby's rule)."""
+
+
+def wait(pred: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    """Wait (in the test's thread) until ``pred()`` is truthy: its value, or an AssertionError naming
+    ``what``."""
+    end = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"waited {timeout} s for {what}")
+        time.sleep(0.05)
+
+
+@contextmanager
+def sim_table(layout: Layout, device: str, url: str) -> Iterator[SimTable]:
+    """A simulated table on its own loop in a thread, connected until the block ends."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name=f"sim-{device}", daemon=True)
+    thread.start()
+
+    async def make() -> SimTable:
+        return SimTable(layout, device, url)
+
+    sim = asyncio.run_coroutine_threadsafe(make(), loop).result(10)
+    task = asyncio.run_coroutine_threadsafe(sim.run(), loop)
+    try:
+        yield sim
+    finally:
+        asyncio.run_coroutine_threadsafe(sim.stop(), loop).result(10)
+        try:
+            task.result(10)
+        except Exception:
+            task.cancel()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
+
+
+def devices(c: Any) -> list[dict[str, Any]]:
+    """GET /api/hardware's devices."""
+    r = c.get("/api/hardware")
+    assert r.status_code == 200, r.text
+    out: list[dict[str, Any]] = r.json()["devices"]
+    return out
+
+
+def test_without_the_bridge_there_are_no_devices_and_no_binding(tmp_path: Path) -> None:
+    with serving(tmp_path, open_lobby=False, **LOCAL) as c:  # type: ignore[arg-type]
+        assert c.get("/api/hardware").json() == {"devices": []}
+        r = c.put("/api/hardware/t1", json={"table": None})
+        assert r.status_code == 409 and "--table-bridge" in r.json()["message"]
+
+
+def test_bindings_are_listed_checked_kept_and_shown_in_the_view(tmp_path: Path, broker: Any) -> None:
+    layout = load_layout(LAYOUT)
+    with (
+        serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c,  # type: ignore[arg-type]
+        sim_table(layout, "t1", broker.url_table),
+    ):
+        listed = wait(lambda: [d for d in devices(c) if d["device"] == "t1" and d["online"]], "t1's birth")
+        assert listed == [
+            {
+                "device": "t1",
+                "online": True,
+                "session": 1,
+                "sensor": "presence",
+                "columns": 16,
+                "rows": 12,
+                "cells": 192,
+                "table": None,
+                "divergent": 0,
+            }
+        ]
+        made = c.post("/api/tables/import", json=record())
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        # Refusals: the body's shape, an unknown device, an unknown table.
+        for body in ({}, {"table": 3}, {"table": tid, "more": 1}, []):
+            r = c.put("/api/hardware/t1", json=body)
+            assert r.status_code == 400, (body, r.text)
+        r = c.put("/api/hardware/ghost", json={"table": tid})
+        assert r.status_code == 404 and "ghost" in r.json()["message"]
+        r = c.put("/api/hardware/t1", json={"table": "t-nothing"})
+        assert r.status_code == 404 and "t-nothing" in r.json()["message"]
+        # The lobby's rule: only on the table's own machine.
+        with serving(tmp_path / "other", open_lobby=False, mqtt_url=broker.url_referee) as remote:
+            assert remote.get("/api/hardware").status_code == 403
+            assert remote.put("/api/hardware/t1", json={"table": None}).status_code == 403
+        # Bound: listed, and every seat's view shows the table.
+        r = c.put("/api/hardware/t1", json={"table": tid})
+        assert r.status_code == 200, r.text
+        assert r.json()["table"] == tid and r.json()["device"] == "t1"
+        assert [d["table"] for d in devices(c)] == [tid]
+        with screen(c, tid, table_token(made.json())) as s:
+            hw = s.last_view()["hardware"]
+            assert hw is not None and hw["device"] == "t1" and hw["online"] is True
+            assert set(hw) == {"device", "online", "held", "refusal", "divergent", "blocked"}
+        # A second game table may not take a device another one plays on... nor a board too big for it.
+        other = create(c)
+        assert c.put("/api/hardware/t1", json={"table": other["id"]}).status_code == 200  # moved over
+        assert [d["table"] for d in devices(c)] == [other["id"]]
+        assert c.put("/api/hardware/t1", json={"table": tid}).status_code == 200  # and back
+    # Kept in the journal: a restarted server knows the binding before the table is back online.
+    with serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c:  # type: ignore[arg-type]
+        assert [(d["device"], d["table"], d["online"]) for d in devices(c)] == [("t1", tid, False)]
+        with screen(c, tid, table_token(made.json())) as s:
+            hw = s.last_view()["hardware"]
+            assert hw["online"] is False and "offline" in hw["blocked"]
+        # Freed: the game table is as any other again.
+        r = c.put("/api/hardware/t1", json={"table": None})
+        assert r.status_code == 200 and r.json()["table"] is None
+        with screen(c, tid, table_token(made.json())) as s:
+            assert s.last_view()["hardware"] is None
+
+
+def test_a_board_larger_than_the_table_is_refused_with_both_sizes(tmp_path: Path, broker: Any) -> None:
+    small = load_layout_text(make_layout(6, 5, 1, ["ddp:127.0.0.1:4048"]), tmp_path)
+    with (
+        serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c,  # type: ignore[arg-type]
+        sim_table(small, "tiny", broker.url_table),
+    ):
+        wait(lambda: [d for d in devices(c) if d["device"] == "tiny" and d["online"]], "tiny's birth")
+        made = c.post("/api/tables/import", json=record())
+        r = c.put("/api/hardware/tiny", json={"table": made.json()["id"]})
+        assert r.status_code == 409, r.text
+        message = r.json()["message"]
+        assert "12" in message and "9" in message and "6" in message and "5" in message
+        assert [d["table"] for d in devices(c)] == [None]
+
+
+def load_layout_text(text: str, folder: Path) -> Layout:
+    """A layout from TOML text (written to a file, as ``iwgt hardware layout`` would)."""
+    path = folder / "layout.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_layout(path)
