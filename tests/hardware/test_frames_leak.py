@@ -9,7 +9,7 @@ And no frame lights the cell of a hidden unit, unless the light is public anyway
 cell for a reason of its own (a spell's wave ring, a friendly piece's destination: a hidden unit's miniature
 is off the table and blocks no one). The check: each light on a hidden unit's cell is also in the frame of a
 redrawn state where no hidden unit stands on that cell (the frames being equal), so the light cannot come from
-the unit.
+the unit. The other games with secrets (sealed bids, quest hands) are held to the same equality.
 """
 
 from __future__ import annotations
@@ -165,3 +165,27 @@ def test_frames_of_every_step_of_a_sorcery_game_never_depend_on_a_secret(seed: i
     assert GAME.is_terminal(moments[-1].state)  # the whole game, to its end
     seen = run(seed, None)
     assert seen.with_hidden >= 10 and seen.lifted > 100
+
+
+@pytest.mark.parametrize(("game_name", "scenario"), [("anvil", "skirmish"), ("warquest", "duel")])
+def test_the_other_games_with_secrets_light_nothing_that_hangs_on_them(game_name: str, scenario: str) -> None:
+    """Sealed bids and army lists, quest hands and the decks' order: a seeded random game's frames are the
+    same for every redraw of them (the frame with nothing in the air: these games have no pieces)."""
+    plugin = get_plugin(game_name)
+    game = plugin.game
+    match = Match(game, game.load_scenario(scenario), SeededDice(2), 2)
+    events = match.resolve_chance()
+    place = placement(LAYOUT, plugin.table().surface(game.observe(match.state, None)))
+    rng = random.Random(2)
+    lit = 0
+    for step in range(80):
+        frame = table_frame(plugin, game, match.state, events, place, Overlay())
+        lit += bool(frame)
+        for k in range(2):
+            variant = game.resample_hidden(match.state, None, picker(100 * step + k))
+            assert table_frame(plugin, game, variant, events, place, Overlay()) == frame, f"step {step}"
+        seat = game.to_move(match.state)
+        if seat is None:
+            break
+        events = match.act(seat, rng.choice(list(game.legal_actions(match.state, seat))))
+    assert lit > 10
