@@ -277,3 +277,50 @@ def test_mosquitto_files_are_private(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
     users = [line.split(":")[0] for line in (tmp_path / "passwords").read_text().splitlines()]
     assert users == ["referee", "table"]
+
+
+# --------------------------------------------------------------------------------------------- a power cut
+
+
+def _mqtt_string(data: bytes) -> bytes:
+    return len(data).to_bytes(2, "big") + data
+
+
+def connect_packet(
+    client_id: str, user: str, password: str, will: tuple[str, bytes], keepalive: int
+) -> bytes:
+    """An MQTT 3.1.1 CONNECT (clean session, a retained QoS 1 will), written by hand: a client that then
+    falls silent without closing its socket is what a power cut looks like to the broker."""
+    flags = 0x80 | 0x40 | 0x20 | 0x08 | 0x04 | 0x02  # user, password, will retain, will QoS 1, will, clean
+    body = _mqtt_string(b"MQTT") + bytes([4, flags]) + keepalive.to_bytes(2, "big")
+    body += _mqtt_string(client_id.encode()) + _mqtt_string(will[0].encode()) + _mqtt_string(will[1])
+    body += _mqtt_string(user.encode()) + _mqtt_string(password.encode())
+    length = bytearray()
+    n = len(body)
+    while True:  # the remaining length, 7 bits a byte
+        n, digit = divmod(n, 128)
+        length.append(digit | (0x80 if n else 0))
+        if not n:
+            break
+    return bytes([0x10]) + bytes(length) + body
+
+
+def test_a_silent_table_is_declared_offline_by_its_will(broker: BrokerHandle) -> None:
+    """No DISCONNECT, no FIN, no PINGREQ: after 1.5 keep-alives the broker drops it and sends its will."""
+    status = "iwgt/v1/tables/t1/status"
+    table = MqttUrl.parse(broker.url_table)
+
+    async def body() -> None:
+        async with client(broker.url_referee, "referee") as referee:
+            await referee.subscribe(status, qos=1)
+            reader, writer = await asyncio.open_connection(broker.host, broker.port)
+            packet = connect_packet("t1", "table", table.password or "", (status, b"offline"), keepalive=1)
+            writer.write(packet)
+            assert await reader.readexactly(4) == bytes([0x20, 0x02, 0x00, 0x00])  # CONNACK: accepted
+            # ... and now the table says nothing more, its socket left open.
+            will = await anext(aiter(referee.messages))
+            assert (str(will.topic), will.payload) == (status, b"offline")
+            assert await reader.read() == b""  # the broker closed the silent connection
+            writer.close()
+
+    run(body)

@@ -26,6 +26,7 @@ import secrets
 import socket
 import subprocess
 import tomllib
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -34,7 +35,7 @@ from typing import Any, Literal, Self, cast
 # amqtt ships no type information: its broker and plug-in bases are Any to mypy.
 from amqtt.broker import Broker  # type: ignore[import-untyped]
 from amqtt.contexts import Action  # type: ignore[import-untyped]
-from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin  # type: ignore[import-untyped]
+from amqtt.plugins.base import BaseAuthPlugin, BasePlugin, BaseTopicPlugin  # type: ignore[import-untyped]
 
 from iwgt.hardware.mqtt import MqttUrl
 from iwgt.hardware.protocol import PREFIX, REFEREE_LEAVES, REFEREE_STATUS, TABLE_LEAVES
@@ -46,6 +47,7 @@ __all__ = [
     "BrokerError",
     "Credentials",
     "EmbeddedBroker",
+    "KeepAlivePlugin",
     "MosquittoBroker",
     "PasswordAuthPlugin",
     "TlsFiles",
@@ -232,6 +234,63 @@ class TopicRightsPlugin(BaseTopicPlugin):  # type: ignore[misc]
         return allowed(session.username, "publish" if action == Action.PUBLISH else "subscribe", topic)
 
 
+class KeepAlivePlugin(BasePlugin):  # type: ignore[misc]
+    """amqtt plug-in: cut a client silent for 1.5 keep-alive periods, so that the broker publishes its will.
+
+    amqtt 0.12 notices the silence (its reader times out) but does nothing with it (the broker's read-timeout
+    handler is empty): a table whose power is cut would stay online until TCP gives up, hours later.
+    Mosquitto does this itself (MQTT 3.1.1, 3.1.2.10).
+    """
+
+    CHECK_S = 0.5
+    """How often the silent clients are looked for."""
+
+    def __init__(self, context: Any) -> None:
+        """Track, per connection (its writer), when a packet last came in."""
+        super().__init__(context)
+        self._seen: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+        self._task: asyncio.Task[None] | None = None
+
+    def _sessions(self) -> list[tuple[Any, Any]]:
+        # amqtt's BrokerContext lists sessions without their protocol handlers: ask the broker itself.
+        return list(self.context._broker_instance.sessions.values())
+
+    async def on_mqtt_packet_received(self, *, packet: Any = None, session: Any = None) -> None:
+        """Note that this connection is alive."""
+        if session is None:
+            return
+        for known, handler in self._sessions():
+            if known is session and getattr(handler, "writer", None) is not None:
+                self._seen[handler.writer] = asyncio.get_running_loop().time()
+
+    async def on_broker_post_start(self) -> None:
+        """Start the watch."""
+        self._task = asyncio.create_task(self._watch())
+
+    async def on_broker_pre_shutdown(self) -> None:
+        """Stop the watch."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.CHECK_S)
+            now = loop.time()
+            for session, handler in self._sessions():
+                writer = getattr(handler, "writer", None)
+                if writer is None or not session.keep_alive or not session.transitions.is_connected():
+                    continue
+                last = self._seen.setdefault(writer, now)  # a new connection: its CONNECT just came in
+                if now - last > 1.5 * session.keep_alive:
+                    log.info("MQTT client %s silent for %.1f s: dropped", session.client_id, now - last)
+                    self._seen[writer] = now  # once: the drop takes effect on the next turn of the loop
+                    _abort(handler)
+
+
 @dataclass(frozen=True)
 class TlsFiles:
     """A broker's TLS certificate and private key (PEM files): its listener then speaks only mqtts."""
@@ -261,6 +320,7 @@ class EmbeddedBroker:
             "plugins": {
                 f"{__name__}.PasswordAuthPlugin": {"users": dict(self.credentials.passwords)},
                 f"{__name__}.TopicRightsPlugin": {},
+                f"{__name__}.KeepAlivePlugin": {},
             },
         }
 
@@ -312,6 +372,14 @@ class EmbeddedBroker:
         await self.stop()
 
 
+def _abort(handler: Any) -> None:
+    """Cut an amqtt session's TCP connection at once (its reader then ends and a will is published)."""
+    stream = getattr(getattr(handler, "writer", None), "_writer", None)  # the adapter's asyncio StreamWriter
+    transport = getattr(stream, "transport", None)
+    if transport is not None:
+        transport.abort()
+
+
 async def _drop_connections(broker: Any) -> None:
     """Cut every client's TCP connection and let each session's reader end on its own.
 
@@ -320,12 +388,9 @@ async def _drop_connections(broker: Any) -> None:
     shutdown hangs for good. A reader that meets the end of its stream stops cleanly, so: end the streams
     first. (This reaches into amqtt's session table; the tests restart the broker under live clients.)
     """
-    handlers = [handler for _, handler in list(broker._sessions.values())]
+    handlers = [handler for _, handler in list(broker.sessions.values())]
     for handler in handlers:
-        stream = getattr(getattr(handler, "writer", None), "_writer", None)
-        transport = getattr(stream, "transport", None)
-        if transport is not None:
-            transport.abort()
+        _abort(handler)
     readers = [h._reader_task for h in handlers if getattr(h, "_reader_task", None) is not None]
     pending = [task for task in readers if not task.done()]
     if pending:
