@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { h, fill } from "./dom.js";
 import { toast, modal, confirmDialog } from "./ui.js";
+import { listDevices, bindDevice, deviceLabel } from "./hardware.js";
 
 const seatNames = (game) => (Array.isArray(game.seat_names) && game.seat_names.length ? game.seat_names : ["Player 1", "Player 2"]);
 
@@ -291,6 +292,11 @@ export async function showLobby(root) {
       fill(savedList, h("p", { class: "muted", testid: "saved-empty" }, "No saved games yet."));
       return;
     }
+    // The physical tables the server's bridge knows (none without one: then no select is shown).
+    let devices = [];
+    try {
+      devices = await listDevices();
+    } catch { /* an older server, or the lobby closed to this screen: no physical tables */ }
     const gameTitle = (name) => (state.games.find((g) => g.name === name) || { title: name }).title;
     const scenarioTitle = (game, name) => {
       const g = state.games.find((x) => x.name === game);
@@ -308,6 +314,7 @@ export async function showLobby(root) {
             STATUS_WORDS[t.status] || t.status, Number.isInteger(t.turn) ? `turn ${t.turn}` : null, t.mode,
             Array.isArray(t.seats) ? t.seats.join(" v ") : null,
           ].filter(Boolean).join(" · "))),
+        t.status === "playing" && devices.length ? physicalTable(t, devices) : null,
         h("div", { class: "saved-actions" },
           h("button", { type: "button", class: "btn primary", testid: `resume-${t.id}`, disabled: !link,
             onclick: () => link && location.assign(link) }, t.status === "playing" ? "Resume" : "Open"),
@@ -323,6 +330,39 @@ export async function showLobby(root) {
             loadSaved();
           } }, "Delete")));
     }));
+  }
+
+  /**
+   * A game table's "Physical table" select: no table, or one of the devices (online ones first, with their
+   * size); choosing binds it (PUT /api/hardware/<device>), and a refusal (a board too big for the table, a
+   * device another game plays) is shown in red under it, the select back to what is bound.
+   */
+  function physicalTable(t, devices) {
+    const bound = devices.find((d) => d.table === t.id) || null;
+    const id = `hardware-select-${t.id}`;
+    const select = h("select", { class: "big-select", id, testid: id },
+      h("option", { value: "" }, "None: play on the screen"),
+      devices.map((d) => h("option", { value: d.device, "data-online": d.online ? "true" : "false" }, deviceLabel(d))));
+    select.value = bound ? bound.device : "";
+    const problem = h("p", { class: "error-text hw-bind-error", testid: `hardware-error-${t.id}`, role: "alert", hidden: true });
+    select.addEventListener("change", async () => {
+      const chosen = select.value;
+      problem.hidden = true;
+      select.disabled = true;
+      try {
+        if (chosen) await bindDevice(chosen, t.id);
+        else if (bound) await bindDevice(bound.device, null);
+        toast(chosen ? `Table ${t.id} now plays on ${chosen}.` : `Table ${t.id} plays on the screen only.`, "ok");
+        loadSaved();
+      } catch (err) {
+        problem.textContent = `${chosen || "The physical table"} refused: ${err.message}`;
+        problem.hidden = false;
+        select.value = bound ? bound.device : "";
+        select.disabled = false;
+      }
+    });
+    return h("div", { class: "field saved-hardware", testid: `hardware-${t.id}` },
+      h("label", { for: id }, "Physical table"), select, problem);
   }
 
   try {

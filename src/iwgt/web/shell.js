@@ -1,6 +1,6 @@
 // The screen shell: what every game's table screen does the same way, once. It owns the frame (header, board
 // area, side panel, action bar), the connection badge, the movement timer, the pass-and-play cover, refusals
-// (toast, red reason, the refused place lit), the lights' clock, the physical die dialog, the log panel, the
+// (toast, red reason, the refused place lit), the physical table's strip (hardware.js), the lights' clock, the physical die dialog, the log panel, the
 // Options menu (Quit confirmed, with entries a game adds), the record download, the closed and fatal screens
 // and Game Over. A game's own module (/static/games/<name>/screen.js, exporting `Screen`) supplies its board,
 // prompts, cards and words through the hooks of docs/screen-shell.md; the shell names no game.
@@ -11,6 +11,7 @@ import { exportRecord, listGames, humanise } from "./api.js";
 import { toast, modal, confirmDialog, withClauses } from "./ui.js";
 import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
 import { undoButton, showUndo } from "./undo.js";
+import { HardwareStrip } from "./hardware.js";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" };
 const ILLEGAL_MS = 2000; // a refused place stays lit this long when the refusal gives no duration
@@ -181,6 +182,7 @@ export class Shell {
     this.elOverlay = h("div", { class: "board-overlay" });
     this.elBoard = h("div", { class: "board-host" });
     this.elLegend = h("div", { class: "legend", testid: "legend", "aria-label": "Legend" });
+    this.hardware = new HardwareStrip(this); // hardware.js: the physical table's strip, over the board
     this.elZoom = h("button", { type: "button", class: "btn secondary small board-zoom", testid: "board-zoom", hidden: true,
       onclick: () => this.toggleZoom() }, "Zoom in");
     this.elPrompt = h("section", { class: "prompt", testid: this.traits.testids.prompt, "aria-live": "polite" });
@@ -195,7 +197,7 @@ export class Shell {
         this.elTurn,
         h("div", { class: "top-right" }, this.elHeaderExtra, this.elConn, this.elTimer)),
       h("main", { class: "table-main" },
-        h("section", { class: "board-area", "aria-label": "The table" }, this.elOverlay, this.elBoard,
+        h("section", { class: "board-area", "aria-label": "The table" }, this.hardware.el, this.elOverlay, this.elBoard,
           h("div", { class: "board-foot" }, this.elLegend, this.elZoom)),
         this.elSide),
       h("footer", { class: "actionbar" }, this.elActions, h("div", { class: "spacer" }), this.elOptions));
@@ -406,6 +408,7 @@ export class Shell {
     const lights = (msg.lights || []).map((l) => normaliseLight({ duration_ms: ILLEGAL_MS, ...l }, now));
     if (lights.length) this.lightLists.error = lights;
     this.refusal = msg.message || humanise(msg.error || "refused");
+    this.hardware.refused(msg); // a table_diverged refusal stays shown as such in the strip
     toast(this.refusal, "error", REFUSAL_TOAST_MS);
     refused(); // sound.js
     if (msg.error === "unauthorized" && !this.welcome) {
@@ -551,6 +554,7 @@ export class Shell {
     if (!v) return;
     this.root.dataset.seat = String(v.seat);
     this.renderHeader(v);
+    this.hardware.render(v);
     this.game.render(v);
     this.fitBoard();
     fill(this.elLegend, (this.game.legend && this.game.legend(v)) || []);
