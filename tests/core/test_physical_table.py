@@ -193,3 +193,11 @@ def test_the_hex_selection_gives_each_move_its_cell_and_action_the_default_first
                 assert kinds[0] != "pray" or kinds == ["pray"], (cell, kinds)
                 assert first == light_kind[lit[cell]], (cell, kinds, lit[cell])
     assert shared > 0  # cells reached by two kinds of move were seen (charge and walk, walk and prayer)
+
+
+def test_a_surface_is_hashable_and_compares_its_outlines() -> None:
+    square = {"a": ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))}
+    with_outline = Surface("regions", 1.0, 1.0, square)
+    assert with_outline == Surface("regions", 1.0, 1.0, dict(square))
+    assert with_outline != Surface("regions", 1.0, 1.0)
+    assert len({with_outline, Surface("regions", 1.0, 1.0, dict(square))}) == 1

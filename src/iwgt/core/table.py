@@ -90,7 +90,8 @@ class Surface:
     kind: Literal["cells", "inches", "regions"]
     width: float  # cells: columns; inches and regions: inches
     height: float  # cells: rows; inches and regions: inches
-    outlines: Mapping[str, tuple[Point, ...]] = field(default_factory=dict)  # regions: polygon in inches
+    # regions: each region's polygon in inches (left out of the hash: a mapping has none; equality keeps it)
+    outlines: Mapping[str, tuple[Point, ...]] = field(default_factory=dict, hash=False)
 
 
 @runtime_checkable
