@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import shutil
 import stat
 import subprocess
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +26,7 @@ from iwgt.hardware.broker import (
     Credentials,
     EmbeddedBroker,
     MosquittoBroker,
+    TlsFiles,
     allowed,
     mosquitto_acl,
     mosquitto_password_line,
@@ -322,5 +324,74 @@ def test_a_silent_table_is_declared_offline_by_its_will(broker: BrokerHandle) ->
             assert (str(will.topic), will.payload) == (status, b"offline")
             assert await reader.read() == b""  # the broker closed the silent connection
             writer.close()
+
+    run(body)
+
+
+# --------------------------------------------------------------------------------------------- TLS
+
+
+def make_certificates(folder: Path) -> tuple[Path, TlsFiles]:
+    """A throwaway CA and a server certificate it signed for 127.0.0.1 (openssl; EC keys are quick)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ca_key, ca, key, csr, cert, ext = (
+        folder / n for n in ("ca.key", "ca.pem", "s.key", "s.csr", "s.pem", "ext")
+    )
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+    for command in (
+        ["req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2", "-subj", "/CN=iwgt test CA"],
+        ["req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        [
+            "x509",
+            "-req",
+            "-in",
+            csr,
+            "-CA",
+            ca,
+            "-CAkey",
+            ca_key,
+            "-CAcreateserial",
+            "-out",
+            cert,
+            "-days",
+            "2",
+            "-extfile",
+            ext,
+        ],
+    ):
+        subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True)
+    return ca, TlsFiles(cert, key)
+
+
+@pytest.mark.parametrize("kind", ["embedded", "mosquitto"])
+def test_tls_with_a_ca_file(kind: str, tmp_path: Path, free_port: int) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    if kind == "mosquitto":
+        need_mosquitto()
+    ca, tls = make_certificates(tmp_path / "certs")
+    creds = Credentials.generate()
+    server: EmbeddedBroker | MosquittoBroker = (
+        EmbeddedBroker("127.0.0.1", free_port, creds, tls=tls)
+        if kind == "embedded"
+        else MosquittoBroker(free_port, creds, tmp_path / "mosquitto", tls=tls)
+    )
+    referee = creds.url("referee", "127.0.0.1", free_port, ca=ca)
+    table = creds.url("table", "127.0.0.1", free_port, ca=ca)
+    assert table.startswith("mqtts://table:")
+
+    async def body() -> None:
+        async with server:
+            async with client(referee, "referee") as ref, client(table, "t1") as t1:
+                await t1.subscribe("iwgt/v1/tables/t1/frame", qos=1)
+                await ref.publish("iwgt/v1/tables/t1/frame", b"over TLS", qos=1)
+                assert (await anext(aiter(t1.messages))).payload == b"over TLS"
+            # Without our CA the broker's certificate is not trusted: no connection.
+            untrusted = MqttUrl.parse(table)
+            untrusted = MqttUrl(untrusted.host, untrusted.port, "table", untrusted.password, tls=True)
+            with pytest.raises(aiomqtt.MqttError):
+                async with client(untrusted, "t2"):
+                    pass
 
     run(body)
