@@ -395,3 +395,11 @@ def test_tls_with_a_ca_file(kind: str, tmp_path: Path, free_port: int) -> None:
                     pass
 
     run(body)
+
+
+def test_a_wildcard_listener_is_dialled_on_loopback() -> None:
+    creds = Credentials({"referee": "r", "table": "t"})
+    assert EmbeddedBroker("0.0.0.0", 1883, creds).url("table") == "mqtt://table:t@127.0.0.1:1883"
+    assert MosquittoBroker(1884, creds, Path("/unused"), host="10.0.0.2").url("referee") == (
+        "mqtt://referee:r@10.0.0.2:1884"
+    )

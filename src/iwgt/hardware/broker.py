@@ -326,9 +326,8 @@ class EmbeddedBroker:
 
     def url(self, user: str) -> str:
         """This broker's URL for a user (mqtts with TLS: give the CA with ``?ca=``)."""
-        return MqttUrl(
-            self.host, self.port, user, self.credentials.password(user), tls=self.tls is not None
-        ).text()
+        password = self.credentials.password(user)
+        return MqttUrl(_reachable(self.host), self.port, user, password, tls=self.tls is not None).text()
 
     @property
     def running(self) -> bool:
@@ -466,9 +465,8 @@ class MosquittoBroker:
 
     def url(self, user: str) -> str:
         """This broker's URL for a user (mqtts with TLS: give the CA with ``?ca=``)."""
-        return MqttUrl(
-            self.host, self.port, user, self.credentials.password(user), tls=self.tls is not None
-        ).text()
+        password = self.credentials.password(user)
+        return MqttUrl(_reachable(self.host), self.port, user, password, tls=self.tls is not None).text()
 
     def write_config(self) -> Path:
         """Write mosquitto.conf, the password file and the ACL file (all 0600); return the config's path."""
@@ -583,6 +581,11 @@ class MosquittoBroker:
     ) -> None:
         """Stop the broker."""
         await self.stop()
+
+
+def _reachable(host: str) -> str:
+    """The address a local client dials for a listener's host (a wildcard bind is reached on loopback)."""
+    return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
 
 
 def _write_private(path: Path, text: str) -> None:
