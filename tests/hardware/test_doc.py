@@ -88,3 +88,27 @@ def test_the_doc_timings_are_the_renderers() -> None:
         "1.6 s a period",
     ):
         assert text in DOC
+
+
+def test_the_doc_hardware_effects_are_the_frames() -> None:
+    from iwgt.hardware import frames
+
+    assert frames.HARDWARE_EFFECTS == ("piece_missing", "piece_extra", "identify")
+    for effect, colour, pattern in (
+        ("piece_missing", "#38bdf8", "pulse"),
+        ("piece_extra", "#f97316", "flash"),
+        ("identify", "#f5f5f5", "flash"),
+    ):
+        assert frames.HARDWARE_PALETTE[effect] == colour
+        assert frames._PATTERNS[effect] == pattern
+        assert f"| `{effect}` | " in DOC and f"`{colour}` | {pattern} |" in DOC
+
+
+def test_the_doc_led_driver_and_bridge_timings() -> None:
+    from iwgt.hardware import leds, sequence
+    from iwgt.server import bridge
+
+    assert (leds.LINK_GRACE_S, leds.REFRESH_S) == (5.0, 0.5)
+    assert sequence.GAP_TIMEOUT_S == 0.5
+    assert bridge.RETRY_S == 1.0
+    assert "after 5 s without the broker" in DOC and "every 0.5 s" in DOC and "GAP_TIMEOUT_S = 0.5" in DOC
