@@ -32,7 +32,7 @@ from iwgt.hardware.broker import (
     mosquitto_password_line,
 )
 from iwgt.hardware.commands import hardware_app
-from iwgt.hardware.mqtt import MqttUrl, client
+from iwgt.hardware.mqtt import MqttUrl, client, drop
 
 LIMIT_S = 30  # a safety net against a hung broker, never an assertion on time
 
@@ -230,6 +230,29 @@ def test_table_cannot_publish_the_referee_s_topics(broker: BrokerHandle) -> None
             await table.publish("iwgt/v1/tables/t1/sensor", b"real", qos=1)
             first = await anext(aiter(referee.messages))
             assert (str(first.topic), first.payload) == ("iwgt/v1/tables/t1/sensor", b"real")
+
+    run(body)
+
+
+def test_a_will_on_a_forbidden_topic_is_never_published(broker: BrokerHandle) -> None:
+    """A table may not leave a forged retained "referee offline" (amqtt checks no will: our plug-in does)."""
+
+    async def body() -> None:
+        async with client(broker.url_referee, "referee") as referee:
+            await referee.subscribe("#", qos=1)
+            forged = aiomqtt.Will("iwgt/v1/referee/status", b'{"v":1,"online":false}', qos=1, retain=True)
+            table = client(broker.url_table, "t1", will=forged)
+            await table.__aenter__()  # the login itself stands (as Mosquitto does): only the will is dropped
+            drop(table)
+            with pytest.raises(aiomqtt.MqttError):
+                async for _ in table.messages:
+                    pass
+            await table.__aexit__(None, None, None)
+            # The drop came first; a forged will would reach the referee before this later message.
+            async with client(broker.url_table, "t2") as other:
+                await other.publish("iwgt/v1/tables/t2/status", b"later", qos=1)
+            first = await anext(aiter(referee.messages))
+            assert (str(first.topic), first.payload) == ("iwgt/v1/tables/t2/status", b"later")
 
     run(body)
 

@@ -7,9 +7,10 @@ publish only a table's status, sensor, snapshot and ack, and subscribe only to a
 error and to the referee's status. The embedded broker enforces them with two small plug-ins of ours
 (``PasswordAuthPlugin``, ``TopicRightsPlugin``): amqtt 0.12's own ACL plug-in can only take subscribe rules
 through its deprecated ``acl`` option, and its file auth needs argon2 hashes on disk for passwords we hold in
-memory anyway. Mosquitto gets a generated config, password file (its ``$7$`` PBKDF2-SHA512 format) and ACL
-file. A refused publish is dropped by the broker (MQTT 3.1.1 has no negative PUBACK); a refused subscription
-is answered with the failure code 0x80 in its SUBACK.
+memory anyway; a third (``KeepAlivePlugin``) drops silent clients, which amqtt 0.12 never does. Mosquitto
+gets a generated config, password file (its ``$7$`` PBKDF2-SHA512 format) and ACL file. A refused publish is
+dropped by either broker (MQTT 3.1.1 has no negative PUBACK); a refused subscription gets the failure code
+0x80 from amqtt, while Mosquitto 2.0 grants it and delivers nothing the user may not read.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pwd
 import secrets
 import socket
 import subprocess
+import time
 import tomllib
 import weakref
 from dataclasses import dataclass, field
@@ -119,6 +121,11 @@ class Credentials:
             # O_EXCL: two iwgt processes starting at once must not both write (one would lose its passwords).
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
+            # Another process may have created it an instant ago and still be writing it.
+            for _ in range(50):
+                if path.stat().st_size:
+                    break
+                time.sleep(0.02)
             return cls._read(path)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(fresh._toml())
@@ -203,7 +210,10 @@ def allowed(user: str | None, action: Literal["publish", "subscribe"], topic: st
 
 
 class PasswordAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
-    """amqtt plug-in: a user name and its password from the config, or the connection is refused."""
+    """amqtt plug-in: a user name and its password from the config, or the connection is refused.
+
+    It also drops a will the user may not publish (amqtt never checks a will's topic).
+    """
 
     @dataclass
     class Config:
@@ -217,7 +227,16 @@ class PasswordAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         username, password = session.username, session.password
         if not username or password is None or username not in users:
             return False
-        return hmac.compare_digest(str(password).encode(), users[username].encode())
+        if not hmac.compare_digest(str(password).encode(), users[username].encode()):
+            return False
+        if session.will_flag and not allowed(username, "publish", session.will_topic or ""):
+            # amqtt publishes a will without checking its topic: a table could leave a forged, retained
+            # "referee offline". Drop the will and keep the login, as Mosquitto does.
+            log.warning(
+                "MQTT user %s may not publish its will on %s: will dropped", username, session.will_topic
+            )
+            session.will_flag = False
+        return True
 
 
 class TopicRightsPlugin(BaseTopicPlugin):  # type: ignore[misc]
