@@ -312,14 +312,21 @@ def test_the_gate_and_carry_on(tmp_path: Path, broker: Any) -> None:
             with pytest.raises(GameError) as refused:
                 await live.act(seat, {"type": "end_phase"}, "screen-1")
             assert refused.value.code == DIVERGED and refused.value.message == view["blocked"]
-            # The players carry on past it: the game moves on, though the cell still reads wrongly.
+            v0 = live.version
+            # The bot and the timer act through the same gate: refused alike; the timer's end is owed.
+            with pytest.raises(GameError) as refused:
+                await live.act(seat, {"type": "end_phase"}, f"bot:{v0}", origin="bot")
+            assert refused.value.code == DIVERGED
+            await r.session._time_is_up(seat, {"type": "end_phase"})
+            assert live.version == v0
+            # The players carry on past it: the game moves on (the owed timer's end first), though the cell
+            # still reads wrongly.
             assert r.session.hardware is not None
             r.session.hardware.carry_on()
             await until(lambda: r.view()["blocked"] is None, "the carried-on cell ignored")
             assert r.view()["divergent"] == []
-            v0 = live.version
-            await live.act(seat, {"type": "end_phase"}, "screen-2")
-            assert live.version == v0 + 1
+            await until(lambda: live.version == v0 + 1, "the owed timer's end taken")
+            assert live.history[-1].origin == "timer" and live.history[-1].actor == seat
             # Until it changes again: freed, then stuck again, it is read (and differs) once more.
             r.sim.stick(stuck, False)
             r.sim.stick(stuck, True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,8 +17,12 @@ from typing import Any
 import pytest
 from tests.server.kit import create, screen, serving, table_token
 
+from iwgt.hardware.broker import Credentials, free_port
 from iwgt.hardware.layout import Layout, load_layout, make_layout
-from iwgt.hardware.sim import SimTable
+from iwgt.hardware.places import placement
+from iwgt.hardware.protocol import TableCell
+from iwgt.hardware.sim import SimTable, place_pieces
+from iwgt.table.plain import table_of
 
 from .bridge_kit import LAYOUT, WAIT, record
 
@@ -42,17 +46,24 @@ def wait(pred: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
 
 
 @contextmanager
-def sim_table(layout: Layout, device: str, url: str) -> Iterator[SimTable]:
-    """A simulated table on its own loop in a thread, connected until the block ends."""
+def sim_table(
+    layout: Layout, device: str, url: str, pieces: Iterable[TableCell] = (), loops: list[Any] | None = None
+) -> Iterator[SimTable]:
+    """A simulated table on its own loop in a thread (with pieces standing on ``pieces``), connected until the
+    block ends; ``loops`` gets its event loop (to call the table's methods on it)."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name=f"sim-{device}", daemon=True)
     thread.start()
 
     async def make() -> SimTable:
-        return SimTable(layout, device, url)
+        sim = SimTable(layout, device, url)
+        place_pieces(sim.table, pieces)
+        return sim
 
     sim = asyncio.run_coroutine_threadsafe(make(), loop).result(10)
     task = asyncio.run_coroutine_threadsafe(sim.run(), loop)
+    if loops is not None:
+        loops.append(loop)
     try:
         yield sim
     finally:
@@ -163,3 +174,56 @@ def load_layout_text(text: str, folder: Path) -> Layout:
     path = folder / "layout.toml"
     path.write_text(text, encoding="utf-8")
     return load_layout(path)
+
+
+def test_serve_with_its_own_broker_gates_a_game_and_carries_on(tmp_path: Path) -> None:
+    layout = load_layout(LAYOUT)
+    port = free_port()
+    with serving(
+        tmp_path, open_lobby=False, table_bridge=True, mqtt_listen=f"127.0.0.1:{port}", **LOCAL
+    ) as c:  # type: ignore[arg-type]
+        # The embedded broker's users are the data folder's (created 0600 on first use).
+        credentials = tmp_path / "mqtt-users.toml"
+        assert credentials.is_file() and credentials.stat().st_mode & 0o777 == 0o600
+        url = Credentials.load(tmp_path).url("table", "127.0.0.1", port)
+        made = c.post("/api/tables/import", json=record()).json()
+        tid = made["id"]
+        live = c.app.state.manager.get(tid).live  # type: ignore[attr-defined]
+        obs = live.game.observe(live.state, None)
+        adapter: Any = table_of(live.plugin)
+        place = placement(layout, adapter.surface(obs))
+        cells = [place.to_table(p.cell) for p in adapter.pieces(obs)]
+        loops: list[Any] = []
+        with (
+            sim_table(layout, "t1", url, [x for x in cells if x is not None], loops) as sim,
+            screen(c, tid, table_token(made)) as s,
+        ):
+            wait(lambda: [d for d in devices(c) if d["device"] == "t1" and d["online"]], "t1's birth")
+            # Unbound: carry_on has nothing to carry on past.
+            s.send({"type": "hardware", "op": "carry_on", "id": "h0"})
+            err = s.until(lambda m: m.get("id") == "h0")
+            assert err["type"] == "error" and err["error"] == "no_hardware"
+            assert c.put("/api/hardware/t1", json={"table": tid}).status_code == 200
+            s.until(lambda m: m["type"] == "view" and m["hardware"] and m["hardware"]["blocked"] is None)
+            # A sensor stuck on beside the board (table cell [0, 0] is off the 12 x 9 board): the game waits.
+            assert place.to_game((0, 0)) is None
+            asyncio.run_coroutine_threadsafe(_stick(sim, (0, 0)), loops[0]).result(10)
+            view = s.until(lambda m: m["type"] == "view" and m["hardware"]["divergent"])
+            assert view["hardware"]["divergent"] == [
+                {"cell": None, "table_cell": [0, 0], "want": "empty", "unit": None, "name": None}
+            ]
+            blocked = "the table differs from the game: take the piece off the table's cell [0, 0]"
+            assert view["hardware"]["blocked"] == blocked
+            err = s.act({"type": "confirm"}, "a1", 0)
+            assert err["type"] == "error" and err["error"] == "table_diverged" and err["message"] == blocked
+            # Carry on: the stuck cell is ignored, and the game moves on.
+            s.send({"type": "hardware", "op": "carry_on", "id": "h1"})
+            assert s.until(lambda m: m.get("id") == "h1")["type"] == "ack"
+            s.until(lambda m: m["type"] == "view" and m["hardware"]["blocked"] is None)
+            s.acted({"type": "confirm"}, "a2", 0)
+            s.send({"type": "hardware", "op": "nonsense", "id": "h2"})
+            assert s.until(lambda m: m.get("id") == "h2")["error"] == "malformed"
+
+
+async def _stick(sim: SimTable, cell: TableCell) -> None:
+    sim.stick(cell, True)

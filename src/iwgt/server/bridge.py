@@ -84,6 +84,9 @@ RETRY_S = 1.0
 TICK_S = 0.1
 """How often the bridge looks for gaps that timed out and commands to re-send."""
 
+STOP_S = 5.0
+"""How long the server's shutdown waits for the bridge's connection, then for its embedded broker."""
+
 _ABSENT = object()
 """A carried-on cell that read empty when the players carried on."""
 
@@ -202,8 +205,10 @@ class TableBridge:
                 await asyncio.wait_for(self._publish_status(client, online=False), 2.0)
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            # Bounded: a line half-closed must not hold the server's shutdown.
+            done, _ = await asyncio.wait({self._task}, timeout=STOP_S)
+            if not done:
+                log.warning("the physical tables' bridge did not stop within %.0f s", STOP_S)
         for dev in self.devices.values():
             session = self._loaded(dev)
             if session is not None:
@@ -831,4 +836,7 @@ class _Bridge(TableBridge):
         """Stop the bridge, then its broker."""
         await super().stop()
         if self.broker is not None:
-            await self.broker.stop()
+            try:
+                await asyncio.wait_for(self.broker.stop(), STOP_S)
+            except TimeoutError:
+                log.warning("the embedded MQTT broker did not stop within %.0f s", STOP_S)
