@@ -19,6 +19,7 @@ from iwgt.core.errors import GameError
 from iwgt.hardware.mqtt import MqttUrl, client
 from iwgt.hardware.protocol import Refusal, SensorEvent, decode, encode, topic
 from iwgt.server.bridge import DIVERGED, SENSOR
+from iwgt.server.manager import TableManager
 from iwgt.table.plain import table_of
 
 from .bridge_kit import DEVICE, Rig, rig, until
@@ -63,6 +64,15 @@ def test_a_move_by_lift_and_place_is_committed_as_the_sensors_and_the_frame_foll
             assert list(moved.cell) == move["to"]
             view = r.view()
             assert view["held"] is None and view["refusal"] is None and view["divergent"] == []
+            # The journal's sensor step loads again (a restarted server resumes the game as it stands).
+            again = TableManager(r.manager.journal_path, bot_delay=0.0)
+            again.start()
+            try:
+                resumed = again.get(r.session.row.id).live
+                assert resumed.version == live.version and resumed.history[-1].origin == SENSOR
+                assert resumed.referee.steps[-1].digest == live.referee.steps[-1].digest
+            finally:
+                again.stop()
             # The frame follows the game: a newer one, with what the referee computes for the new state.
             await until(
                 lambda: (

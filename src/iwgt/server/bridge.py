@@ -178,6 +178,8 @@ class TableBridge:
         self.sensor_acting: _Device | None = None  # the device whose sensor move is being acted
         self.frames = 0  # the last frame id published (frame ids increase over the whole run)
         self._commands = 0
+        # Each bound game's surface and pieces, kept while its version (and state) stay the same.
+        self._seen: dict[str, tuple[tuple[str, int, int], tuple[Surface, list[Piece]] | None]] = {}
         self._client: aiomqtt.Client | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -550,12 +552,24 @@ class TableBridge:
             session.live.gate = link.gate
         return session
 
-    def _surface(self, session: TableSession) -> Surface | None:
+    def _observed(self, session: TableSession) -> tuple[Surface, list[Piece]] | None:
+        """The game's surface and public pieces now (the spectator's observation), read once per version."""
         live = session.live
+        key = (live.row.id, live.version, id(live.state))
+        cached = self._seen.get(key[0])
+        if cached is not None and cached[0] == key:
+            return cached[1]
         adapter = table_of(live.plugin)
-        if not isinstance(adapter, PhysicalTable):
-            return None
-        return adapter.surface(live.game.observe(live.state, None))
+        out: tuple[Surface, list[Piece]] | None = None
+        if isinstance(adapter, PhysicalTable):
+            obs = live.game.observe(live.state, None)
+            out = (adapter.surface(obs), adapter.pieces(obs))
+        self._seen[key[0]] = (key, out)
+        return out
+
+    def _surface(self, session: TableSession) -> Surface | None:
+        observed = self._observed(session)
+        return None if observed is None else observed[0]
 
     def _placement(self, dev: _Device, session: TableSession) -> Placement | None:
         """The game's surface laid on the table (cached while the surface and the layout stay)."""
@@ -576,20 +590,14 @@ class TableBridge:
 
     def _expected(self, dev: _Device, session: TableSession | None) -> dict[TableCell, Piece]:
         """The table cells where the game has a public piece (none where the sensors follow no piece)."""
-        if session is None:
-            return {}
-        live = session.live
-        adapter = table_of(live.plugin)
-        if not isinstance(adapter, PhysicalTable):
-            return {}
-        obs = live.game.observe(live.state, None)
-        if adapter.surface(obs).kind != "cells":
+        observed = None if session is None else self._observed(session)
+        if session is None or observed is None or observed[0].kind != "cells":
             return {}
         place = self._placement(dev, session)
         if place is None:
             return {}
         out: dict[TableCell, Piece] = {}
-        for piece in adapter.pieces(obs):
+        for piece in observed[1]:
             cell = place.to_table(piece.cell)
             if cell is not None:
                 out[cell] = piece
