@@ -25,7 +25,7 @@ from iwgt.hardware.layout import Layout, load_layout
 from iwgt.hardware.mqtt import MqttUrl
 from iwgt.hardware.places import Placement, placement
 from iwgt.hardware.protocol import TableCell
-from iwgt.hardware.sim import SimTable, place_pieces
+from iwgt.hardware.sim import SimTable
 from iwgt.server.bridge import TableBridge, _Device
 from iwgt.server.manager import TableManager
 from iwgt.server.session import TableSession
@@ -144,7 +144,7 @@ async def rig(tmp_path: Path, broker: Any, *, bind: bool = True, device: str = D
     place = placement(layout, adapter.surface(obs))
     sim = SimTable(layout, device, broker.url_table)
     cells = [place.to_table(p.cell) for p in adapter.pieces(obs)]
-    place_pieces(sim.table, [c for c in cells if c is not None])
+    sim.table.stand([c for c in cells if c is not None])
     bridge = TableBridge(manager, MqttUrl.parse(broker.url_referee))
     await bridge.start()
     sim_task = asyncio.get_running_loop().create_task(sim.run())

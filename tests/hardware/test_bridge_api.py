@@ -21,7 +21,7 @@ from iwgt.hardware.broker import Credentials, free_port
 from iwgt.hardware.layout import Layout, load_layout, make_layout
 from iwgt.hardware.places import placement
 from iwgt.hardware.protocol import TableCell
-from iwgt.hardware.sim import SimTable, place_pieces
+from iwgt.hardware.sim import SimTable
 from iwgt.table.plain import table_of
 
 from .bridge_kit import LAYOUT, WAIT, record
@@ -57,7 +57,7 @@ def sim_table(
 
     async def make() -> SimTable:
         sim = SimTable(layout, device, url)
-        place_pieces(sim.table, pieces)
+        sim.table.stand(pieces)
         return sim
 
     sim = asyncio.run_coroutine_threadsafe(make(), loop).result(10)
@@ -136,7 +136,7 @@ def test_bindings_are_listed_checked_kept_and_shown_in_the_view(tmp_path: Path, 
             hw = s.last_view()["hardware"]
             assert hw is not None and hw["device"] == "t1" and hw["online"] is True
             assert set(hw) == {"device", "online", "held", "refusal", "divergent", "blocked"}
-        # A second game table may not take a device another one plays on... nor a board too big for it.
+        # Bound to another game table, the device moves over (one game table at a time), and back.
         other = create(c)
         assert c.put("/api/hardware/t1", json={"table": other["id"]}).status_code == 200  # moved over
         assert [d["table"] for d in devices(c)] == [other["id"]]
@@ -227,3 +227,14 @@ def test_serve_with_its_own_broker_gates_a_game_and_carries_on(tmp_path: Path) -
 
 async def _stick(sim: SimTable, cell: TableCell) -> None:
     sim.stick(cell, True)
+
+
+def test_serve_offers_the_bridge_flags() -> None:
+    from typer.testing import CliRunner
+
+    from iwgt.cli import app
+
+    out = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    for flag in ("--table-bridge", "--mqtt-listen", "--mqtt "):
+        assert flag in out.output, flag
