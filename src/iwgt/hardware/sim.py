@@ -320,6 +320,11 @@ class SimTable:
         self._client: Any = None
         self._boot = time.monotonic()
         self._cut = asyncio.Event()
+        """Set to drop the line uncleanly: a power cycle, or the network cable pulled (``unplug``)."""
+        self._rebooting = False
+        self.plugged = asyncio.Event()
+        """Whether the network cable is in (``unplug``/``plug``); the controller connects only while it is."""
+        self.plugged.set()
         self._stopping = False
         self._renderer: Any = None
         self._wake = asyncio.Event()
@@ -348,6 +353,9 @@ class SimTable:
         """Stay connected until ``stop()``: reconnect after a lost broker or a power cycle."""
         delay = RECONNECT_S[0]
         while not self._stopping:
+            await self.plugged.wait()
+            if self._stopping:
+                break
             try:
                 await self._connection()
                 delay = RECONNECT_S[0]
@@ -362,9 +370,11 @@ class SimTable:
                 delay = min(delay * 2, RECONNECT_S[1])
                 continue
             self._set_online(False)
-            if self._cut.is_set():  # a power cycle: the controller boots again
+            if self._cut.is_set():
                 self._cut.clear()
-                await asyncio.sleep(BOOT_S)
+                if self._rebooting:  # a power cycle: the controller boots again
+                    self._rebooting = False
+                    await asyncio.sleep(BOOT_S)
 
     async def _connection(self) -> None:
         will = aiomqtt.Will(self.topic("status"), encode(self.will()), qos=1, retain=True)
@@ -437,6 +447,7 @@ class SimTable:
         """Disconnect cleanly (the referee sees the table go away only through its own status)."""
         self._stopping = True
         self._wake.set()
+        self.plugged.set()
 
     def _set_online(self, online: bool) -> None:
         if online:
@@ -564,7 +575,21 @@ class SimTable:
         self.pending_drops = 0
         self.table.power_cycle()
         self.identifying.clear()
-        self._cut.set()
+        if self._client is not None:
+            self._rebooting = True
+            self._cut.set()
+        self._changed()
+
+    def unplug(self) -> None:
+        """Pull the network cable: an unclean drop (the will), same session; events queue till ``plug``."""
+        self.plugged.clear()
+        if self._client is not None:
+            self._cut.set()
+        self._changed()
+
+    def plug(self) -> None:
+        """Put the network cable back: the controller connects, says its birth and sends what it queued."""
+        self.plugged.set()
         self._changed()
 
     def stick(self, cell: TableCell, on: bool = True) -> list[SensorEvent]:
