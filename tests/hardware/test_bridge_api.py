@@ -140,7 +140,10 @@ def test_bindings_are_listed_checked_kept_and_shown_in_the_view(tmp_path: Path, 
         other = create(c)
         assert c.put("/api/hardware/t1", json={"table": other["id"]}).status_code == 200  # moved over
         assert [d["table"] for d in devices(c)] == [other["id"]]
-        assert c.put("/api/hardware/t1", json={"table": tid}).status_code == 200  # and back
+        # A game table deleted while bound frees its device (and the journal forgets the binding).
+        assert c.delete(f"/api/tables/{other['id']}").status_code == 204
+        assert [d["table"] for d in devices(c)] == [None]
+        assert c.put("/api/hardware/t1", json={"table": tid}).status_code == 200  # bound again
     # Kept in the journal: a restarted server knows the binding before the table is back online.
     with serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c:  # type: ignore[arg-type]
         assert [(d["device"], d["table"], d["online"]) for d in devices(c)] == [("t1", tid, False)]
@@ -152,6 +155,8 @@ def test_bindings_are_listed_checked_kept_and_shown_in_the_view(tmp_path: Path, 
         assert r.status_code == 200 and r.json()["table"] is None
         with screen(c, tid, table_token(made.json())) as s:
             assert s.last_view()["hardware"] is None
+    with serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c:  # type: ignore[arg-type]
+        assert devices(c) == []  # freed: nothing left to know of it
 
 
 def test_a_board_larger_than_the_table_is_refused_with_both_sizes(tmp_path: Path, broker: Any) -> None:

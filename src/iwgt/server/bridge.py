@@ -184,18 +184,15 @@ class TableBridge:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._tasks: set[asyncio.Task[Any]] = set()  # background journal writes, kept until done
 
     # -- running --------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Reload the bindings from the journal and start following the broker (reconnecting as needed)."""
         for device, table_id in self._journal().hardware_bindings().items():
-            dev = self._device(device)
-            dev.table = table_id
-            if self._session(dev) is None:
-                log.warning("physical table %s was bound to %s, which is gone: unbound", device, table_id)
-                dev.table = None
-                self._journal().bind_hardware(device, None)
+            self._device(device).table = table_id
+            self._session(self.devices[device])  # linked now: its game waits for the table from the start
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -216,6 +213,16 @@ class TableBridge:
             if session is not None:
                 session.hardware = None
                 session.live.gate = None
+
+    def _forget(self, device: str) -> None:
+        """Drop a binding from the journal (its game table is gone)."""
+        writer = self.manager.writer
+        if writer is None:
+            self._journal().bind_hardware(device, None)
+            return
+        task = asyncio.get_running_loop().create_task(writer.write(lambda j: j.bind_hardware(device, None)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def wake(self) -> None:
         """Let the pump look at the frames and commands now."""
@@ -544,7 +551,13 @@ class TableBridge:
         if session is None:
             try:
                 session = self.manager.get(dev.table)
-            except (KeyError, GameError):
+            except KeyError:  # the game table was deleted: its device is free again
+                log.info("table %s is gone: physical table %s is free", dev.table, dev.id)
+                dev.table, dev.placed, dev.shown, dev.was_blocked = None, None, None, False
+                dev.dirty = True
+                self._forget(dev.id)
+                return None
+            except GameError:  # a journal that does not load: bound still, shown nothing
                 return None
         if session.hardware is None or getattr(session.hardware, "device", None) is not dev:
             link = _Link(self, dev)
@@ -671,7 +684,9 @@ class TableBridge:
             dev.ignored[d.cell] = dev.tracker.sensed.get(d.cell, _ABSENT)
         dev.refusal = None
         dev.dirty = True
-        asyncio.get_running_loop().create_task(self._refresh(dev))
+        task = asyncio.get_running_loop().create_task(self._refresh(dev))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _refresh(self, dev: _Device) -> None:
         """After a change: the screens get the new hardware field, the lights follow, a held game plays on."""
@@ -740,6 +755,7 @@ class TableBridge:
         """Every known table, for ``GET /api/hardware``."""
         out = []
         for dev in sorted(self.devices.values(), key=lambda d: d.id):
+            self._session(dev)  # a deleted game table frees its device first
             birth = dev.birth
             out.append(
                 {
