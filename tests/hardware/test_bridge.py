@@ -16,13 +16,15 @@ import orjson
 import pytest
 
 from iwgt.core.errors import GameError
+from iwgt.hardware.layout import load_layout
 from iwgt.hardware.mqtt import MqttUrl, client
-from iwgt.hardware.protocol import Refusal, SensorEvent, decode, encode, topic
-from iwgt.server.bridge import DIVERGED, SENSOR
+from iwgt.hardware.places import placement
+from iwgt.hardware.protocol import Ack, Occupied, Refusal, SensorEvent, Snapshot, decode, encode, topic
+from iwgt.server.bridge import DIVERGED, SENSOR, TableBridge
 from iwgt.server.manager import TableManager
 from iwgt.table.plain import table_of
 
-from .bridge_kit import DEVICE, Rig, rig, until
+from .bridge_kit import DEVICE, LAYOUT, Rig, confirm_deployment, record, rig, until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -357,5 +359,70 @@ def test_an_unbound_device_gates_nothing(tmp_path: Path, broker: Any) -> None:
             v0 = live.version
             await live.act(live.to_move, {"type": "end_phase"}, "screen-1")
             assert live.version == v0 + 1
+
+    asyncio.run(body())
+
+
+def test_the_bridge_in_process_sessions_snapshots_and_order(tmp_path: Path) -> None:
+    """The bridge fed by hand (no broker): what it asks, when it trusts the table, what it plays."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+        try:
+            session = await manager.import_record(record())
+            await confirm_deployment(session)
+            live = session.live
+            layout = load_layout(LAYOUT)
+            adapter: Any = table_of(live.plugin)
+            obs = live.game.observe(live.state, None)
+            place = placement(layout, adapter.surface(obs))
+            occupied = [Occupied(cell=place.to_table(p.cell)) for p in adapter.pieces(obs)]
+
+            async def send(leaf: str, model: Any) -> None:
+                await bridge.handle(topic(DEVICE, leaf), encode(model))
+
+            await send("status", layout.to_birth(DEVICE, 1, "test"))
+            dev = bridge.devices[DEVICE]
+            await bridge.bind(DEVICE, session.row.id)
+            # A birth (and a binding) ask what stands on the table: one snapshot command at a time.
+            asked = [p.command for p in bridge.pending.values()]
+            assert [(c.cmd, c.id) for c in asked] == [("snapshot", dev.snapshot_cmd)]
+            assert (
+                bridge.blocked(dev)
+                == f"the game waits for the physical table {DEVICE} to say what stands on it"
+            )
+            # A refused snapshot command is kept, to be asked again.
+            await send("ack", Ack(id=asked[0].id, ok=False, error="busy"))
+            assert asked[0].id in bridge.pending
+            await send("snapshot", Snapshot(session=1, seq=0, request=asked[0].id, occupied=tuple(occupied)))
+            assert bridge.pending == {} and dev.synced and bridge.blocked(dev) is None
+            # The place comes before the lift: held, then both in order, one move.
+            seat = live.to_move
+            piece = next(p for p in adapter.pieces(obs) if p.seat == seat)
+            move = adapter.selection(live.game, live.state, seat, piece.unit)["moves"][0]
+            v0 = live.version
+            origin, to = place.to_table(piece.cell), place.to_table(tuple(move["to"]))
+            await send("sensor", SensorEvent(session=1, seq=2, cell=to, event="placed"))
+            assert live.version == v0 and [e.seq for e in dev.sequencer.waiting] == [2]
+            await send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            assert live.version == v0 + 1 and live.history[-1].origin == SENSOR
+            assert manager.journal is not None
+            assert manager.journal.steps(session.row.id)[-1].client_id == f"hw:{DEVICE}:1:2"
+            await send("sensor", SensorEvent(session=1, seq=2, cell=to, event="placed"))  # again: nothing
+            assert live.version == v0 + 1 and bridge.blocked(dev) is None
+            # A new session whose will never came (a broker restarted meanwhile): not trusted until read.
+            await send("status", layout.to_birth(DEVICE, 2, "test"))
+            assert not dev.synced and "say what stands" in (bridge.blocked(dev) or "")
+            await send("sensor", SensorEvent(session=2, seq=1, cell=to, event="lifted"))
+            assert dev.tracker.sensed.get(to, "none") != "none"  # held back until the snapshot
+            again = dev.snapshot_cmd
+            await send("snapshot", Snapshot(session=2, seq=0, request=again, occupied=()))
+            # The held event follows the snapshot: the table is empty, every piece missing.
+            wants = {d.want for d in bridge.divergent(dev)}
+            assert dev.synced and wants == {"piece"} and "put" in (bridge.blocked(dev) or "")
+        finally:
+            manager.stop()
 
     asyncio.run(body())

@@ -361,6 +361,8 @@ class TableBridge:
         dev = self._device(birth.device)
         if dev.online and dev.birth == birth:
             return  # the same birth again (a retained copy after our own reconnect)
+        if birth.session != dev.session:
+            dev.synced = False  # a new session (a power cycle): nothing it says counts before its snapshot
         dev.birth, dev.online, dev.session = birth, True, birth.session
         dev.layout = Layout.from_birth(birth)
         dev.placed = None
@@ -380,7 +382,7 @@ class TableBridge:
         dev = self._device(offline.device)
         if offline.session < dev.session:
             return  # the will of a session a newer birth already replaced
-        dev.online, dev.synced, dev.held = False, False, None
+        dev.online, dev.synced = False, False
         log.info("physical table %s is offline", offline.device)
         await self._refresh(dev)
 
@@ -388,17 +390,20 @@ class TableBridge:
         pending = self.pending.get(ack.id)
         if pending is None or pending.device != device:
             return  # a duplicate ack, or one for a command of an earlier run
-        del self.pending[ack.id]
-        if not ack.ok:
-            log.warning("physical table %s refused command %s: %s", device, ack.id, ack.error)
-            dev = self.devices.get(device)
-            if dev is not None and dev.snapshot_cmd == ack.id:
-                dev.snapshot_cmd = None
+        if ack.ok:
+            del self.pending[ack.id]
+            return
+        log.warning("physical table %s refused command %s: %s", device, ack.id, ack.error)
+        dev = self.devices.get(device)
+        if dev is None or dev.snapshot_cmd != ack.id:
+            del self.pending[ack.id]
+        # A refused snapshot is asked again after RETRY_S (never faster: the table may be busy).
 
     async def _sensor(self, dev: _Device, ev: SensorEvent) -> None:
         now = asyncio.get_running_loop().time()
         if ev.session > dev.session:
-            dev.session = ev.session  # a birth we missed: the sequencer asks a snapshot for the new session
+            # A birth we missed: the sequencer asks a snapshot for the new session, which counts from then.
+            dev.session, dev.synced = ev.session, False
         for event in dev.sequencer.feed(ev, now):
             await self._apply(dev, event)
         if dev.sequencer.needs_snapshot(now):
@@ -416,8 +421,12 @@ class TableBridge:
         if not dev.sequencer.needs_snapshot(asyncio.get_running_loop().time()):
             dev.tracker.reset(snap, self._expected(dev, self._session(dev)))
             dev.synced = True
-            if dev.tracker.held is None:
+            held = dev.tracker.held
+            if held is None:
                 dev.held = None
+            elif dev.held is None or dev.held.cell != held.cell:  # still in the air, as the snapshot says
+                session = self._session(dev)
+                dev.held = self._held(dev, session, held, self._expected(dev, session))
             for cell in list(dev.ignored):
                 if dev.ignored[cell] != dev.tracker.sensed.get(cell, _ABSENT):
                     del dev.ignored[cell]  # carried on until it changes: it has
