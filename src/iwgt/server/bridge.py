@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -294,17 +294,27 @@ class TableBridge:
                 if dev.online and dev.birth is not None and dev.sequencer.needs_snapshot(now):
                     self._ask_snapshot(dev)
                 if dev.dirty and dev.birth is not None:
-                    await self._publish_frame(client, dev)
+                    await self._guarded(self._publish_frame(client, dev), f"the frame of {dev.id}")
             for cmd_id, pending in list(self.pending.items()):
                 target = self.devices.get(pending.device)
                 if target is None or not target.online:
                     continue  # asked again when it is back
                 if pending.sent_at <= now - RETRY_S or pending.sent_at == 0.0:
                     pending.sent_at = now
-                    await client.publish(
-                        topic(pending.device, "cmd"), encode(pending.command), qos=1, retain=False
-                    )
-                    log.debug("command %s to %s: %s", cmd_id, pending.device, pending.command.cmd)
+                    payload = encode(pending.command)
+                    sent = client.publish(topic(pending.device, "cmd"), payload, qos=1, retain=False)
+                    await self._guarded(sent, f"command {cmd_id} to {pending.device}")
+
+    @staticmethod
+    async def _guarded(work: Coroutine[Any, Any, None], what: str) -> None:
+        """One publication of the pump: a failure is logged and the pump goes on (a lost line is the
+        connection's to notice; a frame that cannot be sent must not stop every other table's)."""
+        try:
+            await work
+        except aiomqtt.MqttError as exc:
+            log.info("%s not sent: %s", what, exc)
+        except Exception:
+            log.exception("%s could not be sent", what)
 
     def _status(self, online: bool) -> RefereeStatus:
         return RefereeStatus(online=online, referee=self.referee)
