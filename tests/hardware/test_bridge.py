@@ -245,6 +245,28 @@ def test_a_power_cycle_is_reconciled_by_a_snapshot(tmp_path: Path, broker: Any) 
     asyncio.run(body())
 
 
+def test_a_network_cut_queues_the_table_s_events_and_nothing_is_lost(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker) as r:
+            live = r.session.live
+            piece, move = r.mover_move()
+            v0 = live.version
+            r.sim.unplug()  # the cable: the broker publishes the will, the session stays
+            await until(lambda: not r.dev.online, "the will: the table offline")
+            assert "offline" in (r.bridge.blocked(r.dev) or "")
+            r.sim.lift(r.tc(piece.cell))  # queued in the controller while the cable is out
+            r.sim.place(r.tc(move["to"]))
+            assert live.version == v0
+            r.sim.plug()
+            await until(lambda: live.version > v0, "the queued move")
+            rows = r.manager.journal.steps(r.session.row.id)[v0:]
+            assert [(row.origin, row.action) for row in rows] == [(SENSOR, move["action"])]
+            assert r.dev.session == 1
+            await r.settled()
+
+    asyncio.run(body())
+
+
 def test_malformed_messages_are_refused_on_error_and_change_nothing(tmp_path: Path, broker: Any) -> None:
     async def body() -> None:
         async with rig(tmp_path, broker) as r:
