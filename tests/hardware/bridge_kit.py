@@ -27,6 +27,7 @@ from iwgt.hardware.places import Placement, placement
 from iwgt.hardware.protocol import TableCell
 from iwgt.hardware.sim import SimTable
 from iwgt.server.bridge import TableBridge, _Device
+from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.manager import TableManager
 from iwgt.server.session import TableSession
 from iwgt.table.plain import table_of
@@ -46,10 +47,12 @@ LIGHT: Sequence[tuple[str, tuple[int, int]]] = (("guardsmen", (2, 1)), ("guardsm
 DARK: Sequence[tuple[str, tuple[int, int]]] = (("wearg_warriors", (9, 7)), ("wearg_warriors", (9, 2)))
 
 
-def record(light: Sequence[Any] = LIGHT, dark: Sequence[Any] = DARK) -> JSON:
-    """An import body: a 12 x 9 position, two people, no movement timer, seeded dice."""
+def record(
+    light: Sequence[Any] = LIGHT, dark: Sequence[Any] = DARK, seats: Sequence[str] = ("human", "human")
+) -> JSON:
+    """An import body: a 12 x 9 position, two people (or ``seats``), no movement timer, seeded dice."""
     rec = GameRecord("valkyrx", GAME.rules_version, "test", scenario_text(light, dark), seed=3, dice="seeded")
-    return {**rec.to_json(), "seats": ["human", "human"], "timer_seconds": 0}
+    return {**rec.to_json(), "seats": list(seats), "timer_seconds": 0}
 
 
 async def until(pred: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
@@ -131,11 +134,20 @@ async def confirm_deployment(session: TableSession) -> None:
 
 
 @asynccontextmanager
-async def rig(tmp_path: Path, broker: Any, *, bind: bool = True, device: str = DEVICE) -> AsyncIterator[Rig]:
+async def rig(
+    tmp_path: Path,
+    broker: Any,
+    *,
+    bind: bool = True,
+    device: str = DEVICE,
+    seats: Sequence[str] = ("human", "human"),
+    clock: Clock = SYSTEM_CLOCK,
+    bot_delay: float = 0.0,
+) -> AsyncIterator[Rig]:
     """A game in its movement phase, its pieces standing on the simulated table, the bridge bound to it."""
-    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=bot_delay, clock=clock)
     manager.start()
-    session = await manager.import_record(record())
+    session = await manager.import_record(record(seats=seats))
     await confirm_deployment(session)
     live = session.live
     layout = load_layout(LAYOUT)

@@ -21,12 +21,16 @@ from iwgt.hardware.mqtt import MqttUrl, client
 from iwgt.hardware.places import placement
 from iwgt.hardware.protocol import Ack, Occupied, Refusal, SensorEvent, Snapshot, decode, encode, topic
 from iwgt.server.bridge import DIVERGED, SENSOR, TableBridge
+from iwgt.server.clock import ManualClock
 from iwgt.server.manager import TableManager
 from iwgt.table.plain import table_of
 
 from .bridge_kit import DEVICE, LAYOUT, Rig, confirm_deployment, record, rig, until
 
 pytestmark = pytest.mark.timeout(180)
+
+BOT_DELAY = 1.0
+"""The bot's pause before each action, on a manual clock."""
 
 
 async def _move_by_hand(r: Rig) -> tuple[int, Any, Any]:
@@ -367,6 +371,50 @@ def test_the_gate_and_carry_on(tmp_path: Path, broker: Any) -> None:
             await until(lambda: r.view()["divergent"], "the cell read again")
             r.sim.stick(stuck, False)
             await r.settled()
+
+    asyncio.run(body())
+
+
+def test_a_bot_refused_by_the_gate_plays_on_once_the_table_agrees(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        clock = ManualClock()  # the bot pauses BOT_DELAY before each action: only when the test says
+        async with rig(tmp_path, broker, seats=("human", "bot"), clock=clock, bot_delay=BOT_DELAY) as r:
+            live = r.session.live
+            for _ in range(10):  # the person ends phases until the bot has its turn
+                if live.to_move == 1:
+                    break
+                await live.act(0, {"type": "end_phase"}, f"end-{live.version}")
+                r.session.after_step()
+                await r.settled()
+            assert live.to_move == 1
+            await until(lambda: clock.waiting(), "the bot pausing before its action")
+            stuck = next(r.tc((c, 4)) for c in range(12) if (c, 4) not in {p.cell for p in r.pieces()})
+            r.sim.stick(stuck, True)
+            await until(lambda: r.bridge.blocked(r.dev), "the table to differ")
+            v0 = live.version
+            clock.advance(BOT_DELAY)  # the bot acts: refused by the gate, its driver stops
+            bots = r.session.bots
+            await until(lambda: bots._task is not None and bots._task.done(), "the bot refused")
+            assert live.version == v0
+            r.sim.stick(stuck, False)  # the table agrees again: the bot is woken
+            await until(lambda: clock.waiting(), "the bot pausing again")
+            clock.advance(BOT_DELAY)
+            await until(lambda: live.version > v0, "the bot's action")
+            assert live.history[-1].origin == "bot"
+            # Its action moved a piece (seed 3: Wearg Warriors to [8, 6]): the table differs until a hand
+            # moves it, and the bot's next action is refused meanwhile.
+            assert live.history[-1].action["type"] == "move" and r.bridge.blocked(r.dev) and live.to_move == 1
+            v1 = live.version
+            await until(lambda: clock.waiting(), "the bot pausing before its next action")
+            clock.advance(BOT_DELAY)
+            await until(lambda: bots._task is not None and bots._task.done(), "the bot refused again")
+            assert live.version == v1
+            r.sim.tidy()  # a hand follows the lights: the bot's piece goes where the game has it
+            await r.settled()
+            await until(lambda: clock.waiting(), "the bot woken")
+            clock.advance(BOT_DELAY)
+            await until(lambda: live.version > v1, "the bot's next action")
+            assert live.history[-1].origin == "bot"
 
     asyncio.run(body())
 

@@ -719,7 +719,10 @@ class TableBridge:
             dev.shown = view
             session.broadcast()
         blocked = view["blocked"] is not None
-        if dev.was_blocked and not blocked:
+        if not blocked:
+            # Whatever the gate held back goes on: a timer's end owed, and the bot, whose driver stops at a
+            # refusal (a bot's own move makes the table differ until its piece is moved by hand, and its next
+            # action was refused meanwhile). Both are no-ops when nothing waits.
             await session.unblocked()
         dev.was_blocked = blocked
 
