@@ -71,6 +71,9 @@ class BotDriver:
                 answer = live.game.action_to_json(action)
                 accepted = await live.act(seat, answer, f"bot:{version}", origin="bot")
             except GameError as exc:
+                if exc.code == "table_diverged":  # the physical table differs: woken when it agrees
+                    log.info("table %s: the bot waits for the table: %s", live.row.id, exc.message)
+                    return
                 log.error("table %s: the bot's action was refused: %s", live.row.id, exc.message)
                 return
             if accepted.repeated:  # never expected (ids with ':' are the table's own): do not spin
