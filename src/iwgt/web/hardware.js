@@ -32,15 +32,17 @@ export function heldWords(held) {
 
 /**
  * The hardware strip: built once by the shell, drawn from each view (`render(view)`), hidden while no physical
- * table plays the game (`view.hardware` null). A `table_diverged` refusal (`refused(msg)`) stays shown as such
+ * table plays the game (`view.hardware` null). The shell gives `socket`, `mySeats()` and `followHeld(unit, was)`. A `table_diverged` refusal (`refused(msg)`) stays shown as such
  * until a view says the game no longer waits.
  */
 export class HardwareStrip {
-  /** @param {{socket: object, mySeats: () => number[]}} shell the table's shell (its socket and seats) */
+  /** @param {{socket: object, mySeats: () => number[], followHeld: Function}} shell the table's shell */
   constructor(shell) {
     this.shell = shell;
     this.diverged = null; // the message of the last act refused because the table differs from the game
     this.sent = 0;
+    this.heldKey = null; // "<view version>:<unit>" of the piece in the air last picked on the screen
+    this.heldUnit = null;
     this.el = h("section", { class: "hw-strip", testid: "hw-strip", hidden: true, "aria-label": "Physical table",
       "aria-live": "polite" });
   }
@@ -61,10 +63,22 @@ export class HardwareStrip {
     this.el.hidden = !hw;
     if (!hw) {
       this.diverged = null;
+      this.heldKey = null;
+      this.heldUnit = null;
       this.el.replaceChildren();
       return;
     }
     if (!hw.blocked) this.diverged = null;
+    // A piece lifted on the table is picked on the screen too (its moves lit there as on the table's LEDs);
+    // once it is down it is let go. Again for each new view (a fresh view lets go of the screen's pick).
+    const key = hw.held ? `${view.version}:${hw.held.unit}` : null;
+    if (key !== this.heldKey) {
+      const was = this.heldUnit;
+      this.heldKey = key;
+      this.heldUnit = hw.held ? hw.held.unit : null;
+      const unit = this.heldUnit;
+      queueMicrotask(() => this.shell.followHeld(unit, was)); // not while the shell is drawing
+    }
     const divergent = Array.isArray(hw.divergent) ? hw.divergent : [];
     const online = Boolean(hw.online);
     this.el.dataset.online = online ? "true" : "false";

@@ -513,6 +513,15 @@ export class Shell {
     if (render) this.render();
   }
 
+  /**
+   * hardware.js: a piece lifted on the physical table is picked here too, so that the screen shows it and its
+   * moves as the table's LEDs do; put down (or put back), the screen lets go of it.
+   */
+  followHeld(unit, was) {
+    if (unit !== null && unit !== undefined) this.select(unit);
+    else if (was !== null && was !== undefined && this.selected === was) this.select(null);
+  }
+
   /** Ask the server whether an action is legal now, and its odds or expected losses (answered by `preview`). */
   preview(action) {
     if (this.view) this.socket.preview(this.view.seat, action);
