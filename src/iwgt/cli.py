@@ -22,6 +22,7 @@ from iwgt.core.record import GameRecord, replay
 from iwgt.core.registry import UnknownGame, get_plugin, plugins
 from iwgt.core.terminal import console, fail
 from iwgt.hardware.commands import hardware_app
+from iwgt.hardware.commands import sim as hardware_sim
 
 app = typer.Typer(
     help="The Intelligent Wargames Table: a computer referee for tabletop wargames.", no_args_is_help=True
@@ -378,6 +379,7 @@ def _cannot_listen(host: str, port: int) -> str | None:
 
 _add_game_commands()
 app.add_typer(hardware_app, name="hardware")
+app.command(name="table-sim")(hardware_sim)  # the simulated table's short name: iwgt hardware sim
 
 
 def main() -> None:

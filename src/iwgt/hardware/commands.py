@@ -92,3 +92,26 @@ def credentials(
     from iwgt.hardware.broker import Credentials
 
     typer.echo(Credentials.of_data(data).url("table", host, port))
+
+
+@hardware_app.command("sim")
+def sim(
+    device: Annotated[
+        str, typer.Option(help="the table's device id (topics iwgt/v1/tables/<device>/...)")
+    ] = "sim-1",
+    layout: Annotated[
+        Path | None, typer.Option(help="the table's layout TOML (default: the bundled 30 x 20 table)")
+    ] = None,
+    mqtt: Annotated[
+        str | None,
+        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, user table)"),
+    ] = None,
+    port: Annotated[int, typer.Option(help="port of the sim's page")] = 8100,
+    sensor: Annotated[str, typer.Option(help="presence or identity")] = "presence",
+    data: Annotated[Path | None, typer.Option(help="folder of mqtt-users.toml (default: user data)")] = None,
+    host: Annotated[str, typer.Option(help="address the page listens on")] = "127.0.0.1",
+) -> None:
+    """A simulated table in your browser: lift and place pieces, see its LEDs, inject faults; over MQTT."""
+    from iwgt.hardware.simweb import main
+
+    raise typer.Exit(main(device, layout, mqtt, port, sensor, data, host))

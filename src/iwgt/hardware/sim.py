@@ -17,6 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 import aiomqtt
@@ -297,10 +298,16 @@ class SimTable:
         firmware: str = FIRMWARE,
         queue_limit: int = QUEUE_LIMIT,
         on_change: Callable[[], None] | None = None,
+        flash: Path | None = None,
     ) -> None:
         self.layout = layout
         self.device = device
         self.url = url if isinstance(url, MqttUrl) else MqttUrl.parse(str(url))
+        self.flash = flash
+        """A file standing for the controller's flash: the session counter survives a restart of the sim."""
+        if flash is not None:
+            session = max(session, _read_session(flash) + 1)
+            _write_session(flash, session)
         self.table = VirtualTable(layout, sensor, session)
         self.firmware = firmware
         self.online = False
@@ -314,6 +321,8 @@ class SimTable:
         self.lost_from_queue = 0
         self.pending_drops = 0
         self.dropped = 0
+        self.lost: deque[tuple[int, int]] = deque(maxlen=64)
+        """(session, seq) of the last sensor messages ``drop_next`` lost (for the page's log)."""
         self.published = 0
         self.on_change = on_change
         self.connected = asyncio.Event()
@@ -533,6 +542,7 @@ class SimTable:
             if self.pending_drops > 0:
                 self.pending_drops -= 1
                 self.dropped += 1
+                self.lost.append((ev.session, ev.seq))
                 continue
             if len(self.queue) == self.queue.maxlen:
                 self.lost_from_queue += 1
@@ -574,6 +584,8 @@ class SimTable:
         self.queue.clear()
         self.pending_drops = 0
         self.table.power_cycle()
+        if self.flash is not None:
+            _write_session(self.flash, self.table.session)
         self.identifying.clear()
         if self._client is not None:
             self._rebooting = True
@@ -627,6 +639,18 @@ class SimTable:
                 identify[cell] = (now - start) * 1000
         rgb: np.ndarray = self._renderer.render(lights, t_ms, identify)
         return rgb
+
+
+def _read_session(flash: Path) -> int:
+    try:
+        return max(0, int(flash.read_text(encoding="utf-8").strip()))
+    except (OSError, ValueError):
+        return 0
+
+
+def _write_session(flash: Path, session: int) -> None:
+    flash.parent.mkdir(parents=True, exist_ok=True)
+    flash.write_text(f"{session}\n", encoding="utf-8")
 
 
 def _command_id(payload: bytes) -> str | None:
