@@ -167,6 +167,18 @@ def test_follow_the_lights_takes_from_the_box(layout: Layout) -> None:
     assert t.seq == 6  # four moves' lifts and places, and one place from the box
 
 
+def test_follow_the_lights_takes_a_refused_piece_back(layout: Layout) -> None:
+    t = VirtualTable(layout)
+    t.stand([(6, 4), (9, 9)])
+    # A piece moved from (5, 4) to (6, 4) and refused: red on (6, 4), "put it back" on (5, 4). The red piece
+    # goes back; a red light alone (no missing cell) sends nothing to the box.
+    lights = [light((5, 4), "piece_missing"), light((6, 4), "illegal")]
+    assert t.tidy_moves(lights) == [((6, 4), (5, 4))]
+    assert t.tidy_moves([light((9, 9), "illegal")]) == []
+    t.tidy(lights)
+    assert t.pieces == {(5, 4): None, (9, 9): None}
+
+
 def test_follow_the_lights_puts_the_piece_in_hand_back_first(layout: Layout) -> None:
     t = VirtualTable(layout)
     t.stand([(4, 4)])

@@ -59,6 +59,8 @@ RECONNECT_S = (0.2, 2.0)
 """The reconnect backoff after a lost broker: first try, then doubled up to the ceiling."""
 MISSING = "piece_missing"
 EXTRA = "piece_extra"
+REFUSED = "illegal"
+"""The effect of a refused placement's red light (frames.py): "take this piece back"."""
 
 
 class SimError(ValueError):
@@ -205,10 +207,14 @@ class VirtualTable:
 
     def tidy_moves(self, lights: Iterable[FrameLight]) -> list[tuple[TableCell | None, TableCell | None]]:
         """The moves that follow the lights: (from, to) with None for the box (see ``tidy``)."""
-        missing = sorted({light.cell for light in lights if light.effect == MISSING} - set(self.pieces))
-        extra = sorted({light.cell for light in lights if light.effect == EXTRA} & set(self.pieces))
-        missing = [c for c in missing if c in self.cells]
-        pairs = sorted((hex_distance(a, b), b, a) for a in extra for b in missing)
+        lights = tuple(lights)
+        on_table = set(self.pieces)
+        missing = sorted(({lt.cell for lt in lights if lt.effect == MISSING} & self.cells) - on_table)
+        extra = sorted({lt.cell for lt in lights if lt.effect == EXTRA} & on_table)
+        # A refused placement's cell shows only its red light (more urgent than its own piece_extra): the
+        # piece standing there is one to take back, so it may fill a missing cell; it never goes in the box.
+        refused = sorted({lt.cell for lt in lights if lt.effect == REFUSED} & on_table - set(extra))
+        pairs = sorted((hex_distance(a, b), b, a) for a in extra + refused for b in missing)
         moves: list[tuple[TableCell | None, TableCell | None]] = []
         used_from: set[TableCell] = set()
         used_to: set[TableCell] = set()
@@ -223,9 +229,10 @@ class VirtualTable:
         return moves
 
     def tidy(self, lights: Iterable[FrameLight]) -> list[SensorEvent]:
-        """Follow the lights: a piece onto each ``piece_missing`` cell (from the nearest ``piece_extra`` cell,
-        else from the box), and every other ``piece_extra`` piece back into the box. A piece in the hand goes
-        back where it was lifted from first (or into the box)."""
+        """Follow the lights: a piece onto each ``piece_missing`` cell (from the nearest ``piece_extra`` or
+        red ``illegal`` cell, else from the box), and every other ``piece_extra`` piece back into the box. A
+        piece in the hand goes back where it was lifted from first (or into the box)."""
+        lights = tuple(lights)
         events: list[SensorEvent | None] = []
         if self.in_hand is not None:
             origin = self.in_hand.origin
