@@ -334,9 +334,11 @@ def test_a_frame_lights_the_leds(broker: BrokerHandle, layout: Layout) -> None:
     async def body() -> None:
         sim = SimTable(layout, "sim-4", broker.url_table)
         got_frame = asyncio.Event()
-        sim.on_change = lambda: got_frame.set() if sim.frame is not None else None
+        sim.on_change = lambda: got_frame.set() if sim.frame and sim.referee_online is not None else None
         task = await started(sim)
         async with client(broker.url_referee, "referee") as ref:
+            status = b'{"v":1,"online":true,"referee":"r1"}'
+            await ref.publish("iwgt/v1/referee/status", status, qos=1, retain=True)
             frame = {
                 "v": 1,
                 "referee": "r1",
@@ -346,6 +348,7 @@ def test_a_frame_lights_the_leds(broker: BrokerHandle, layout: Layout) -> None:
             await ref.publish(topic("sim-4", "frame"), orjson.dumps(frame), qos=1, retain=True)
             await got_frame.wait()
         assert sim.frame is not None and sim.frame.frame == 3
+        assert sim.referee_online is True
         leds = sim.leds()
         red = leds[list(layout.cells()[(4, 2)])]
         # Steady red: 255 * brightness * 1 ** gamma in red, nothing else; every other LED dark.

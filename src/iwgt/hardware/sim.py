@@ -28,6 +28,7 @@ from iwgt.geometry.hexgrid import distance, hex_to_offset, neighbours, offset_to
 from iwgt.hardware.layout import Layout
 from iwgt.hardware.mqtt import MqttUrl, client, drop
 from iwgt.hardware.protocol import (
+    REFEREE_STATUS,
     Ack,
     Birth,
     Command,
@@ -36,6 +37,7 @@ from iwgt.hardware.protocol import (
     Occupied,
     Offline,
     ProtocolError,
+    RefereeStatus,
     Refusal,
     SensorEvent,
     Snapshot,
@@ -400,7 +402,7 @@ class SimTable:
                 await c.subscribe(self.topic("frame"), qos=1)
                 await c.subscribe(self.topic("cmd"), qos=1)
                 await c.subscribe(self.topic("error"), qos=0)
-                await c.subscribe("iwgt/v1/referee/status", qos=1)
+                await c.subscribe(REFEREE_STATUS, qos=1)
                 await c.publish(self.topic("status"), encode(self.birth()), qos=1, retain=True)
                 self._set_online(True)
                 tasks = [
@@ -488,8 +490,8 @@ class SimTable:
     async def _handle(self, where: str, payload: bytes) -> None:
         leaf = where.rsplit("/", 1)[-1]
         try:
-            if where == "iwgt/v1/referee/status":
-                self.referee_online = bool(orjson.loads(payload).get("online")) if payload else None
+            if where == REFEREE_STATUS:
+                self.referee_online = decode(RefereeStatus, payload, where).online if payload else None
             elif leaf == "frame":
                 if payload:
                     self.frame = decode(Frame, payload, where)

@@ -187,6 +187,8 @@ class TableSim {
     frame.dataset.frame = state.frame === null ? "" : String(state.frame);
     frame.textContent = state.frame === null ? "none" : `#${state.frame}`;
     $("referee").textContent = state.referee_online === null ? "–" : state.referee_online ? "online" : "offline";
+    if (state.refusal && state.refusal !== this.lastRefusal) this.say(`The referee refused a message: ${state.refusal}`);
+    this.lastRefusal = state.refusal;
     const pending = state.drop_pending ? ` (${state.drop_pending} to drop)` : "";
     $("queued").textContent = `${state.queued}${pending}`;
     $("network").textContent = state.plugged ? "Unplug the network" : "Plug the network back";
