@@ -493,9 +493,9 @@ class SimTable:
             if where == REFEREE_STATUS:
                 self.referee_online = decode(RefereeStatus, payload, where).online if payload else None
             elif leaf == "frame":
-                if payload:
-                    self.frame = decode(Frame, payload, where)
-                    self.frame_at = time.monotonic()
+                # An empty retained payload is the referee clearing its frame: the table goes dark.
+                self.frame = decode(Frame, payload, where) if payload else None
+                self.frame_at = time.monotonic()
             elif leaf == "cmd":
                 await self._command(payload, where)
             elif leaf == "error":
@@ -593,6 +593,7 @@ class SimTable:
         self.queue.clear()
         self.pending_drops = 0
         self.table.power_cycle()
+        self._boot = time.monotonic()  # the controller's own clock (at_ms) restarts with it
         if self.flash is not None:
             _write_session(self.flash, self.table.session)
         self.identifying.clear()

@@ -46,6 +46,8 @@ class StateHub:
         self.state: bytes = b""
         self._changed = asyncio.Event()
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_LINES)
+        self.watchers = 0
+        """Pages connected now."""
 
     def note(self, kind: str, text: str) -> None:
         """Keep a line for the page's log (sent events, faults, refusals)."""
@@ -84,6 +86,9 @@ class StateHub:
     async def run(self) -> None:
         """Look at the state RATE_HZ times a second; wake the sockets when it changed."""
         while True:
+            if not self.watchers:  # nobody looks: no rendering (a page that comes gets the last state first)
+                await asyncio.sleep(1 / RATE_HZ)
+                continue
             try:
                 state = self.build()
             except Exception:  # a rendering bug must not stop the page: log it, keep the last state
@@ -209,16 +214,19 @@ def create_app(sim: SimTable) -> FastAPI:
 
         async def take() -> None:
             while True:
-                msg = orjson.loads(await ws.receive_text())
+                text = await ws.receive_text()
                 try:
+                    msg = orjson.loads(text)
                     act(sim, hub, msg if isinstance(msg, dict) else {})
-                except SimError as exc:
+                except (SimError, orjson.JSONDecodeError, TypeError, ValueError) as exc:
                     await ws.send_text(orjson.dumps({"type": "error", "message": str(exc)}).decode())
 
         tasks = [asyncio.create_task(push()), asyncio.create_task(take())]
+        hub.watchers += 1
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            hub.watchers -= 1
             for t in tasks:
                 t.cancel()
             with contextlib.suppress(WebSocketDisconnect, asyncio.CancelledError, Exception):
