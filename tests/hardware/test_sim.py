@@ -355,6 +355,13 @@ def test_a_frame_lights_the_leds(broker: BrokerHandle, layout: Layout) -> None:
         level = round(255 * layout.brightness)
         assert red.tolist() == [[level, 0, 0]] * len(red)
         assert int(leds.sum()) == level * len(red)
+        # The referee clears its retained frame (an empty payload): the table goes dark.
+        dark = asyncio.Event()
+        sim.on_change = lambda: dark.set() if sim.frame is None else None
+        async with client(broker.url_referee, "referee") as ref:
+            await ref.publish(topic("sim-4", "frame"), b"", qos=1, retain=True)
+            await dark.wait()
+        assert not sim.leds().any()
         await finish(sim, task)
 
     run(body)
