@@ -300,7 +300,7 @@ class SimTable:
         self,
         layout: Layout,
         device: str,
-        url: Any,
+        url: MqttUrl | str,
         sensor: Sensor = "presence",
         *,
         session: int = 1,
@@ -311,7 +311,7 @@ class SimTable:
     ) -> None:
         self.layout = layout
         self.device = device
-        self.url = url if isinstance(url, MqttUrl) else MqttUrl.parse(str(url))
+        self.url = url if isinstance(url, MqttUrl) else MqttUrl.parse(url)
         self.flash = flash
         """A file standing for the controller's flash: the session counter survives a restart of the sim."""
         if flash is not None:
