@@ -257,6 +257,47 @@ def test_a_will_on_a_forbidden_topic_is_never_published(broker: BrokerHandle) ->
     run(body)
 
 
+def test_no_message_is_lost_while_other_clients_subscribe(broker: BrokerHandle) -> None:
+    """Two receivers of one topic each get every message while other clients keep subscribing.
+
+    (amqtt 0.12 lost a broadcast for every receiver after the first when a subscription came in meanwhile.)
+    """
+    sent = 200
+    sensor = "iwgt/v1/tables/t1/sensor"
+
+    async def churn(other: aiomqtt.Client, name: str, stop: asyncio.Event) -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            await other.subscribe(f"iwgt/v1/tables/{name}-{n}/frame", qos=1)
+
+    async def body() -> None:
+        async with (
+            client(broker.url_referee, "first") as first,
+            client(broker.url_referee, "second") as second,
+            client(broker.url_table, "publisher") as publisher,
+            client(broker.url_table, "churn-1") as churn_1,
+            client(broker.url_table, "churn-2") as churn_2,
+        ):
+            await first.subscribe(sensor, qos=1)
+            await second.subscribe("iwgt/v1/tables/+/sensor", qos=1)
+            stop = asyncio.Event()
+            churning = [asyncio.create_task(churn(c, n, stop)) for c, n in ((churn_1, "a"), (churn_2, "b"))]
+            for n in range(sent):
+                await publisher.publish(sensor, str(n).encode(), qos=1)
+            stop.set()
+            await asyncio.gather(*churning)
+            for receiver in (first, second):
+                got = []
+                async for message in receiver.messages:
+                    got.append(int(message.payload))  # type: ignore[arg-type]
+                    if len(got) == sent:
+                        break
+                assert sorted(got) == list(range(sent))
+
+    run(body)
+
+
 def test_restart_keeps_the_port_and_the_users(broker: BrokerHandle) -> None:
     async def body() -> None:
         await broker.restart()

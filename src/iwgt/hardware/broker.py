@@ -247,7 +247,7 @@ class TopicRightsPlugin(BaseTopicPlugin):  # type: ignore[misc]
     ) -> bool:
         """Whether the session's user may do ``action`` on ``topic`` (a delivery is always allowed)."""
         if action == Action.RECEIVE:
-            return True  # what a user receives was checked when it subscribed
+            return True  # what a user receives was checked when it subscribed (and _Broker never asks)
         if topic is None or session is None:
             return False
         return allowed(session.username, "publish" if action == Action.PUBLISH else "subscribe", topic)
@@ -357,7 +357,7 @@ class EmbeddedBroker:
         """Open the listener (a fresh amqtt broker each time: no retained message survives a restart)."""
         if self._broker is not None:
             return
-        broker = Broker(self.config())
+        broker = _Broker(self.config())
         try:
             await broker.start()
         except Exception as exc:
@@ -396,6 +396,22 @@ def _abort(handler: Any) -> None:
     transport = getattr(stream, "transport", None)
     if transport is not None:
         transport.abort()
+
+
+class _Broker(Broker):  # type: ignore[misc]
+    """amqtt's broker with one fix: a delivery's rights check never yields to the event loop.
+
+    amqtt 0.12 broadcasts a message by iterating its live subscriptions dict and awaiting the topic plug-ins
+    for each receiver; a client subscribing meanwhile changes the dict, the iteration raises "dictionary
+    changed size" and every receiver not yet reached loses the message (measured: 56 of 300 lost by a
+    second subscriber while others subscribed). Receiving needs no check here (a subscription was checked
+    when made), so it is answered at once, without awaiting.
+    """
+
+    async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
+        if action == Action.RECEIVE:
+            return True
+        return bool(await super()._topic_filtering(session, topic, action))
 
 
 async def _drop_connections(broker: Any) -> None:
