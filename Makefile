@@ -62,6 +62,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/warquest_odds.py --repeat 1
 	$(BIN)/python benchmarks/warquest_costs.py --runs 10
 	$(BIN)/python benchmarks/warquest_bot.py --games 10 --players 2,3 --rounds 6 --quiet
+	$(BIN)/python benchmarks/hardware.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
