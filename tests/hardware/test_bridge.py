@@ -17,9 +17,20 @@ import pytest
 
 from iwgt.core.errors import GameError
 from iwgt.hardware.layout import load_layout
-from iwgt.hardware.mqtt import MqttUrl, client
+from iwgt.hardware.mqtt import MqttUrl, client, drop
 from iwgt.hardware.places import placement
-from iwgt.hardware.protocol import Ack, Occupied, Refusal, SensorEvent, Snapshot, decode, encode, topic
+from iwgt.hardware.protocol import (
+    REFEREE_STATUS,
+    Ack,
+    Occupied,
+    RefereeStatus,
+    Refusal,
+    SensorEvent,
+    Snapshot,
+    decode,
+    encode,
+    topic,
+)
 from iwgt.server.bridge import DIVERGED, SENSOR, TableBridge
 from iwgt.server.clock import ManualClock
 from iwgt.server.manager import TableManager
@@ -415,6 +426,33 @@ def test_a_bot_refused_by_the_gate_plays_on_once_the_table_agrees(tmp_path: Path
             clock.advance(BOT_DELAY)
             await until(lambda: live.version > v1, "the bot's next action")
             assert live.history[-1].origin == "bot"
+
+    asyncio.run(body())
+
+
+def test_the_referee_status_is_retained_with_a_last_will(tmp_path: Path, broker: Any) -> None:
+    async def body() -> None:
+        async with rig(tmp_path, broker, bind=False) as r:
+            await until(lambda: r.sim.referee_online is True, "the referee online (retained)")
+            seen: list[RefereeStatus] = []
+            async with client(broker.url_table, "watcher") as c:
+                await c.subscribe(REFEREE_STATUS, qos=1)
+
+                async def watch() -> None:
+                    async for message in c.messages:
+                        if str(message.topic) == REFEREE_STATUS:  # amqtt may hand over others' retained ones
+                            seen.append(decode(RefereeStatus, bytes(message.payload), REFEREE_STATUS))  # type: ignore[arg-type]
+
+                watcher = asyncio.get_running_loop().create_task(watch())
+                await until(lambda: seen, "the retained status")
+                assert seen[0].referee == r.bridge.referee
+                assert r.bridge._client is not None
+                drop(r.bridge._client)  # the referee's line cut: the broker publishes its will
+                await until(lambda: any(not s.online for s in seen), "the referee's will")
+                await until(lambda: len(seen) >= 3 and seen[-1].online, "the referee back online")
+                await r.bridge.stop()  # a clean stop says so itself
+                await until(lambda: not seen[-1].online, "the referee offline after its stop")
+                watcher.cancel()
 
     asyncio.run(body())
 

@@ -256,9 +256,9 @@ class TableBridge:
 
     async def _serve(self, client: aiomqtt.Client) -> None:
         """One connection: status, subscription, then every message in turn while the pump publishes."""
+        self._client = client  # first: a stop from now on says "offline" on this line
         await self._publish_status(client, online=True)
         await client.subscribe(f"{PREFIX}/+/#", qos=1)
-        self._client = client
         for dev in self.devices.values():
             # Whatever happened while the line was down is asked again: the retained frame may be gone (a
             # broker restarted) and sensor events may have been lost.
