@@ -144,14 +144,23 @@ def _check_cell(value: Any) -> TableCell:
     )
 
 
+# The checked field types (the layout's model uses some of them too).
 Cell = Annotated[TableCell, BeforeValidator(_check_cell)]
+"""A TableCell field: [column, row], two integers 0..MAX_COORDINATE."""
 Device = Annotated[str, AfterValidator(_check_device)]
+"""A device id field: ^[a-z0-9][a-z0-9_-]{0,31}$."""
 Colour = Annotated[str, AfterValidator(_check_colour)]
+"""A colour field: #rrggbb in lower case."""
 Effect = Annotated[str, AfterValidator(_check_effect)]
+"""An effect name field: a-z, 0-9 and _, at most 40 characters."""
 Token = Annotated[str, AfterValidator(_check_token)]
+"""An id field (command, referee, request, tag, firmware): 1 to 64 printable ASCII characters, no space."""
 Session = Annotated[int, Field(ge=1)]
+"""A session counter: at least 1."""
 Count = Annotated[int, Field(ge=1, le=MAX_COORDINATE + 1)]
+"""A number of columns or rows: 1 to 1,024."""
 Led = Annotated[int, Field(ge=0)]
+"""A global LED index: at least 0."""
 
 
 class Message(BaseModel):
@@ -336,6 +345,7 @@ class RefereeStatus(Message):
 
 
 M = TypeVar("M", bound=Message)
+"""Any protocol message class (what ``decode`` returns)."""
 
 
 class ProtocolError(ValueError):
