@@ -567,3 +567,13 @@ def test_the_doc_lists_every_error_code_and_leaf() -> None:
         assert f"| `{code}` |" in text
     for leaf in p.LEAVES:
         assert f"| `{leaf}` |" in text
+
+
+def test_the_doc_topics_table_is_the_protocols() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z]+)` \| (table|referee) \| ([01]) \| (yes|no) \|", text, flags=re.MULTILINE)
+    assert {leaf for leaf, *_ in rows} == set(p.LEAVES)
+    for leaf, sender, qos, retained in rows:
+        assert (sender == "table") == (leaf in p.TABLE_LEAVES)
+        assert int(qos) == p.QOS[leaf]
+        assert (retained == "yes") == p.RETAIN.get(leaf, False)
