@@ -467,3 +467,13 @@ def test_a_wildcard_listener_is_dialled_on_loopback() -> None:
     assert MosquittoBroker(1884, creds, Path("/unused"), host="10.0.0.2").url("referee") == (
         "mqtt://referee:r@10.0.0.2:1884"
     )
+
+
+def test_a_missing_mosquitto_skips_unless_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(MosquittoBroker, "available", staticmethod(lambda executable=None: False))
+    monkeypatch.delenv("IWGT_REQUIRE_MOSQUITTO", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="Mosquitto is not installed"):
+        need_mosquitto()
+    monkeypatch.setenv("IWGT_REQUIRE_MOSQUITTO", "1")  # CI: a missing broker is a failure, not a skip
+    with pytest.raises(pytest.fail.Exception, match="IWGT_REQUIRE_MOSQUITTO is set"):
+        need_mosquitto()
