@@ -477,3 +477,32 @@ def test_a_missing_mosquitto_skips_unless_required(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("IWGT_REQUIRE_MOSQUITTO", "1")  # CI: a missing broker is a failure, not a skip
     with pytest.raises(pytest.fail.Exception, match="IWGT_REQUIRE_MOSQUITTO is set"):
         need_mosquitto()
+
+
+def test_a_table_rebooting_before_its_broker_noticed_comes_back(broker: BrokerHandle) -> None:
+    """A quick reboot after a power cut the broker has not noticed: the same client id takes over.
+
+    No FIN, the keep-alive not run out: the controller logs in again and its new birth gets through.
+    Mosquitto first publishes the old connection's will, amqtt drops it (either is fine for the referee:
+    the birth that follows, with a higher session, is the last word).
+    """
+    status = "iwgt/v1/tables/t1/status"
+    table = MqttUrl.parse(broker.url_table)
+
+    async def body() -> None:
+        async with client(broker.url_referee, "referee") as referee:
+            await referee.subscribe(status, qos=1)
+            ghost_reader, ghost = await asyncio.open_connection(broker.host, broker.port)
+            ghost.write(connect_packet("table-t1", "table", table.password or "", (status, b"offline 1"), 60))
+            assert await ghost_reader.readexactly(4) == bytes([0x20, 0x02, 0x00, 0x00])
+            async with client(broker.url_table, "table-t1") as rebooted:
+                await rebooted.publish(status, b"birth 2", qos=1, retain=True)
+                before = []
+                async for message in referee.messages:
+                    if message.payload == b"birth 2":
+                        break
+                    before.append(message.payload)
+                assert before in ([], [b"offline 1"])
+            ghost.close()
+
+    run(body)
