@@ -420,7 +420,13 @@ def test_a_bot_refused_by_the_gate_plays_on_once_the_table_agrees(tmp_path: Path
             clock.advance(BOT_DELAY)
             await until(lambda: bots._task is not None and bots._task.done(), "the bot refused again")
             assert live.version == v1
-            r.sim.tidy()  # a hand follows the lights: the bot's piece goes where the game has it
+            await until(
+                lambda: (
+                    r.sim.frame is not None and any(lt.effect == "piece_missing" for lt in r.sim.frame.lights)
+                ),
+                "the lights asking for the bot's piece",
+            )
+            assert r.sim.tidy()  # a hand follows the lights: the bot's piece goes where the game has it
             await r.settled()
             await until(lambda: clock.waiting(), "the bot woken")
             clock.advance(BOT_DELAY)
