@@ -298,6 +298,36 @@ def test_no_message_is_lost_while_other_clients_subscribe(broker: BrokerHandle) 
     run(body)
 
 
+def test_retained_messages_come_once_and_only_for_one_s_own_subscriptions(broker: BrokerHandle) -> None:
+    """A client gets a retained message when it subscribes, once, and never for others' subscriptions.
+
+    (amqtt 0.12 sent a connecting client the retained messages of EVERY client's subscriptions, then again
+    when it subscribed itself.)
+    """
+    frame = "iwgt/v1/tables/t1/frame"
+    status = "iwgt/v1/tables/t1/status"
+
+    async def body() -> None:
+        async with client(broker.url_referee, "referee") as referee, client(broker.url_table, "t1") as table:
+            await table.subscribe(frame, qos=1)  # someone else's subscription to the retained topic
+            await referee.publish(frame, b"retained frame", qos=1, retain=True)
+            assert (await anext(aiter(table.messages))).payload == b"retained frame"
+            async with client(broker.url_referee, "late") as late:
+                await late.subscribe(status, qos=1)
+                await referee.publish(status, b"marker 1", qos=1)
+                first = await anext(aiter(late.messages))
+                assert (str(first.topic), first.payload) == (status, b"marker 1")  # no frame: not subscribed
+                await late.subscribe(frame, qos=1)
+                got = await anext(aiter(late.messages))
+                assert (got.payload, got.retain) == (b"retained frame", True)
+                await referee.publish(frame, b"marker 2", qos=1)
+                assert (
+                    await anext(aiter(late.messages))
+                ).payload == b"marker 2"  # the retained one came once
+
+    run(body)
+
+
 def test_restart_keeps_the_port_and_the_users(broker: BrokerHandle) -> None:
     async def body() -> None:
         await broker.restart()
