@@ -294,7 +294,10 @@ class Play:
         wait_version(page, before + 1)
         expect(tid(page, f"unit-{unit}")).to_have_attribute("data-cell", f"{dest[0]},{dest[1]}")
         expect(tid(page, "hw-held")).to_have_count(0)
-        agreed(page)
+        expect(tid(page, "hw-refusal")).to_have_count(0)
+        # The table agrees where the piece went and where it came from (a move may have other effects).
+        around = [d for d in hardware(page)["divergent"] if d["cell"] in ([*start], [*dest])]
+        assert around == [], around
         self.moves += 1
         if self.moves == 1:
             shot(page, "hwgame_04_moved")
@@ -474,3 +477,75 @@ def test_a_whole_game_on_the_simulated_table(
         for p in (page, sim_page):
             if p is not None:
                 p.close()
+
+
+def test_the_lobby_refuses_a_board_too_big_and_carry_on_plays_past_the_table(
+    rig: tuple[BridgeServer, SimTableProcess], browser: Browser
+) -> None:
+    server, _ = rig
+
+    def table(scenario: str) -> str:
+        body = {"game": "valkyrx", "scenario": scenario, "seats": ["human", "bot"], "mode": "shared"}
+        made = httpx.post(server.base + "/api/tables", json={**body, "dice": "table", "seed": 3}, timeout=10)
+        assert made.status_code == 201, made.text
+        table_id: str = made.json()["id"]
+        return table_id
+
+    valley, first = table("valley"), table("first_battle")  # 18 x 12 and 8 x 6 cells; the sim has 16 x 12
+    lobby = watch_errors(browser.new_page(viewport=FULL_HD))
+    try:
+        lobby.goto(server.base + "/")
+        refused = tid(lobby, f"hardware-select-{valley}")
+        refused.select_option(DEVICE)
+        problem = tid(lobby, f"hardware-error-{valley}")
+        expect(problem).to_be_visible()
+        expect(problem).to_contain_text("18 x 12")
+        expect(problem).to_contain_text("16 x 12")
+        expect(refused).to_have_value("")  # back to what is bound: nothing
+        shot(lobby, "hwlobby_refused")
+        devices = httpx.get(server.base + "/api/hardware", timeout=5).json()["devices"]
+        assert [d["table"] for d in devices] == [None]
+        select = tid(lobby, f"hardware-select-{first}")
+        select.select_option(DEVICE)
+        expect(select).to_have_value(DEVICE)
+        expect(select).to_be_enabled()
+        expect(tid(lobby, f"hardware-error-{first}")).to_be_hidden()
+        # Freed again, then bound again: "None" frees the device.
+        select.select_option("")
+        expect(tid(lobby, f"hardware-select-{first}")).to_have_value("")
+        expect(tid(lobby, f"hardware-select-{first}")).to_be_enabled()
+        assert [
+            d["table"] for d in httpx.get(server.base + "/api/hardware", timeout=5).json()["devices"]
+        ] == [None]
+        tid(lobby, f"hardware-select-{first}").select_option(DEVICE)
+        expect(tid(lobby, f"hardware-select-{first}")).to_have_value(DEVICE)
+        expect(tid(lobby, f"hardware-select-{first}")).to_be_enabled()
+        no_page_errors(lobby)
+    finally:
+        lobby.close()
+
+    link = next(t for t in httpx.get(server.base + "/api/tables", timeout=5).json() if t["id"] == first)[
+        "links"
+    ]
+    page = watch_errors(browser.new_page(viewport=TABLET))
+    try:
+        page.goto(link["table"] if link["table"].startswith("http") else server.base + link["table"])
+        wait_version(page, 0)
+        # Nothing on the table yet: the game waits, and the touchscreen's acts are refused as such.
+        expect(tid(page, "hw-blocked")).to_be_visible()
+        expect(tid(page, "hw-divergent").locator("li")).to_have_count(9)
+        expect(tid(page, "hw-divergent-0")).to_have_attribute("data-want", "piece")
+        expect(tid(page, "hw-divergent-0")).to_contain_text(re.compile(r"^put .+ back on \[\d, \d\]$"))
+        shot(page, "hwlobby_tablet_empty_table")
+        # Carry on: the players play on past the cells the table reads wrongly (until each changes).
+        tid(page, "hw-carry-on").click()
+        agreed(page)
+        expect(tid(page, "hw-strip")).to_be_visible()
+        expect(tid(page, "hw-online")).to_have_attribute("data-state", "online")
+        deploy(page)
+        before = version(page)
+        tid(page, "tick-button").click()
+        wait_version(page, before + 1)  # the deployment went through: the game is not held by the table
+        no_page_errors(page)
+    finally:
+        page.close()
