@@ -9,9 +9,11 @@ machine, in this process, through a real MQTT broker (the embedded amqtt one, in
    ``table-30x20.toml``: 600 cells, 1,800 LEDs on two DDP controllers) in a journal of its own, the referee's
    bridge (``TableBridge``) bound to a simulated table (``SimTable``), and the LED driver (``LedDriver``
    through ``run_from_mqtt``, as ``iwgt hardware leds`` runs it) sending DDP to two UDP listeners standing
-   in for the controllers. Each measured event is a real move of a piece: the simulated table publishes
-   ``lifted`` (the bridge lights the piece's destinations), then ``placed`` on one of them (the bridge acts
-   the move in the game, journal included, and lights the new position). The clock starts when the
+   in for the controllers (``--leds-process``: ``iwgt hardware leds`` itself, in a process of its own; the
+   time from the frame made to the push latched is then one stage). Each measured event is a real move of
+   a piece: the simulated table publishes ``lifted`` (the bridge lights the piece's destinations), then
+   ``placed`` on one of them (the bridge acts the move in the game, journal included, and lights the new
+   position). The clock starts when the
    simulated table hands the event to its radio and stops when a listener receives the DDP packet with the
    push flag after which the latched LEDs show the change: the listeners decode every packet, and the
    LEDs checked are those the expected frame (``table_frame`` of the state before the event with the piece
@@ -43,6 +45,7 @@ import os
 import platform
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -333,6 +336,7 @@ class Rig:
     place: Placement
     marks: Marks
     tasks: list[asyncio.Task[Any]]
+    process: asyncio.subprocess.Process | None = None  # ``iwgt hardware leds`` when it runs apart
     rng: random.Random = field(default_factory=lambda: random.Random(1))
 
     @property
@@ -390,8 +394,22 @@ def instrument(bridge: TableBridge, driver: LedDriver, session: TableSession, ma
     session.live.act = timed_act  # type: ignore[method-assign]
 
 
-async def make_rig(broker: Any, folder: Path, fps: float) -> Rig:
-    """The game table in its first movement phase, its pieces on the simulated table, everything bound."""
+def layout_file(layout: Layout, folder: Path) -> Path:
+    """The ready layout's TOML with its controllers' ports replaced by the listeners' (for ``iwgt hardware
+    leds`` in a process of its own)."""
+    text = LAYOUT.read_text(encoding="utf-8")
+    ports = iter(c.port for c in layout.controllers)
+    text = re.sub(r"(?m)^port = \d+", lambda _m: f"port = {next(ports)}", text)
+    path = folder / "layout.toml"
+    path.write_text(text, encoding="utf-8")
+    if load_layout(path).controllers != layout.controllers:
+        raise RuntimeError(f"{path}: the controllers differ from the listeners'")
+    return path
+
+
+async def make_rig(broker: Any, folder: Path, fps: float, *, leds_process: bool = False) -> Rig:
+    """The game table in its first movement phase, its pieces on the simulated table, everything bound; the
+    LED driver in this loop, or ``iwgt hardware leds`` in a process of its own (``leds_process``)."""
     manager = TableManager(folder / "tables.sqlite3", bot_delay=0.0)
     manager.start()
     req = CreateRequest.parse(
@@ -418,11 +436,18 @@ async def make_rig(broker: Any, folder: Path, fps: float) -> Rig:
     instrument(bridge, driver, session, marks)
     await bridge.start()
     loop = asyncio.get_running_loop()
-    tasks = [
-        loop.create_task(sim.run()),
-        loop.create_task(run_from_mqtt(broker.url("table"), DEVICE, layout, fps, driver=driver)),
-    ]
-    rig = Rig(broker, manager, session, bridge, sim, driver, listeners, layout, place, marks, tasks)
+    tasks = [loop.create_task(sim.run())]
+    process = None
+    if leds_process:
+        iwgt = Path(sys.executable).parent / "iwgt"
+        args = ["hardware", "leds", "--device", DEVICE, "--layout", str(layout_file(layout, folder))]
+        args += ["--mqtt", broker.url("table"), "--fps", f"{fps:g}"]
+        process = await asyncio.create_subprocess_exec(
+            str(iwgt), *args, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+        )
+    else:
+        tasks.append(loop.create_task(run_from_mqtt(broker.url("table"), DEVICE, layout, fps, driver=driver)))
+    rig = Rig(broker, manager, session, bridge, sim, driver, listeners, layout, place, marks, tasks, process)
     await until(lambda: DEVICE in bridge.devices and bridge.devices[DEVICE].online, "the table's birth")
     await bridge.bind(DEVICE, session.row.id)
     await until(rig.agrees, "the table to agree with the game")
@@ -440,6 +465,13 @@ async def close_rig(rig: Rig) -> None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
+    if rig.process is not None and rig.process.returncode is None:
+        rig.process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(rig.process.wait(), 5)
+        except TimeoutError:
+            rig.process.kill()
+            await rig.process.wait()
     await rig.bridge.stop()
     rig.manager.stop()
     rig.listeners.close()
@@ -467,6 +499,8 @@ STAGES = (
 )
 
 
+APART = "-> push latched (broker, `iwgt hardware leds`)"
+"""The last stages at once when the LED driver runs in a process of its own (its ``show`` is not timed)."""
 ACTED = "  of which live.act (rules, journal commit)"
 """A part of "bridge: order acted" (a placement's move), not a stage of its own."""
 
@@ -567,6 +601,8 @@ async def one_event(rig: Rig, kind: str, cell: TableCell, lights: Sequence[Frame
     act_done = None if act_in is None else rig.marks.first("act_done", act_in)
     if act_in is not None and act_done is not None and act_done <= marks.get("sensor_done", -math.inf):
         stages[ACTED] = act_done - act_in
+    if "frame_made" in marks and "driver_has_frame" not in marks and rig.process is not None:
+        stages[APART] = latched - marks["frame_made"]
     return Event(kind, latched - sent, stages, len(expected[0]))
 
 
@@ -625,7 +661,8 @@ async def sensor_latency(rig: Rig, events: int, gap_s: float, seed: int, progres
         "leds_checked_median": statistics.median([e.leds for e in measured]) if measured else 0,
         "stages": {},
     }
-    for label in [label for label, _a, _b in STAGES[:2]] + [ACTED] + [label for label, _a, _b in STAGES[2:]]:
+    labels = [label for label, _a, _b in STAGES]
+    for label in [*labels[:2], ACTED, *labels[2:], APART]:
         for kind in ("lifted", "placed"):
             values = [e.stages[label] for e in ok if e.kind == kind and label in e.stages]
             out["stages"][f"{kind}: {label}"] = spread(values)
@@ -771,6 +808,7 @@ def report(console: Console, figures: JSON) -> None:
     console.print(
         f"table: {figures['table']}; broker: {figures['broker']}; game: {GAME} {SCENARIO}; "
         f"LED driver at {figures['driver_fps']:g} fps"
+        + (" (`iwgt hardware leds`, a process apart)" if figures["leds_process"] else " (in this process)")
     )
     lat = figures.get("latency")
     if lat is not None:
@@ -858,6 +896,7 @@ async def run_all(opts: JSON, console: Console) -> JSON:
         "broker": opts["broker"] + (" (set_tcp_nodelay true)" if opts["nodelay"] else ""),
         "driver_fps": opts["fps"],
         "tune_gc": opts["tune_gc"],
+        "leds_process": opts["leds_process"],
         "table": "table-30x20.toml: 600 cells, 1,800 LEDs",
     }
     columns = (
@@ -876,7 +915,7 @@ async def run_all(opts: JSON, console: Console) -> JSON:
         if opts["events"] or opts["cycles"]:
             broker = await start_broker(opts["broker"], folder, nodelay=opts["nodelay"])
             try:
-                rig = await make_rig(broker, folder, opts["fps"])
+                rig = await make_rig(broker, folder, opts["fps"], leds_process=opts["leds_process"])
                 try:
                     if opts["events"]:
                         with GcProbe() as probe:
@@ -913,6 +952,9 @@ def main(
     mosquitto_nodelay: Annotated[
         bool, typer.Option(help="with --broker mosquitto: add set_tcp_nodelay true to its configuration")
     ] = False,
+    leds_process: Annotated[
+        bool, typer.Option("--leds-process", help="run the LED driver as `iwgt hardware leds` apart")
+    ] = False,
     tune: Annotated[
         bool, typer.Option("--tune-gc/--no-tune-gc", help="tune the collector as `iwgt serve` does")
     ] = True,
@@ -935,6 +977,7 @@ def main(
         "seed": seed,
         "nodelay": mosquitto_nodelay,
         "tune_gc": tune,
+        "leds_process": leds_process,
     }
     console = Console(stderr=as_json, width=max(Console().width, 120))
     figures = asyncio.run(run_all(opts, console))
