@@ -317,6 +317,11 @@ class Play:
         wants = {(d["want"], tuple(d["cell"])) for d in hardware(page)["divergent"] if d["cell"] is not None}
         assert ("piece", start) in wants and ("empty", OLD_TOWER) in wants, wants
         expect(tid(page, "hw-blocked")).to_be_visible()
+        # The screen's board shows the table's own lights too: the refused cell red, the piece missing.
+        tower = tid(page, f"cell-{OLD_TOWER[0]}-{OLD_TOWER[1]}")
+        expect(tower).to_have_attribute("data-light", re.compile(r"\billegal\b"))
+        origin = tid(page, f"cell-{start[0]}-{start[1]}")
+        expect(origin).to_have_attribute("data-light", re.compile(r"\bpiece_missing\b"))
         shot(page, "hwgame_03_refused")
         shot(sim.page, "hwgame_03_sim_red")
         # The game does not go on: End Phase is refused while the piece is not back.

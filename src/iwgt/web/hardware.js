@@ -9,6 +9,14 @@ import { withClauses } from "./ui.js";
 
 export const DIVERGED = "table_diverged"; // the code of an act refused while the table differs from the game
 
+// The lights the physical table shows for itself, drawn on the screen's board too (docs/hardware.md: the same
+// colours and patterns as core/lights.py's RED, SKY and ORANGE, hardware/frames.py's patterns).
+const TABLE_LIGHTS = {
+  illegal: { colour: "#ef4444", pattern: "steady" }, // a refused placement's cell
+  piece_missing: { colour: "#38bdf8", pattern: "pulse" }, // a piece belongs here
+  piece_extra: { colour: "#f97316", pattern: "flash" }, // take this piece off
+};
+
 /** A game cell as the players read it, "[4, 3]"; an off-board table cell says so. */
 export function where(cell, tableCell) {
   if (Array.isArray(cell)) return `[${cell[0]}, ${cell[1]}]`;
@@ -42,6 +50,8 @@ export class HardwareStrip {
     this.diverged = null; // the message of the last act refused because the table differs from the game
     this.sent = 0;
     this.heldKey = null; // "<view version>:<unit>" of the piece in the air last picked on the screen
+    this.lit = []; // the table's own lights on the game's cells (refusal, divergence), for the board
+    this.litKey = "";
     this.heldUnit = null;
     this.el = h("section", { class: "hw-strip", testid: "hw-strip", hidden: true, "aria-label": "Physical table",
       "aria-live": "polite" });
@@ -58,9 +68,29 @@ export class HardwareStrip {
     this.shell.socket.sendRaw({ type: "hardware", op: "carry_on", id: `hw-${Date.now().toString(36)}-${this.sent}` });
   }
 
+  /** The table's own lights on the board: the refused cell red, the divergent cells as the LEDs show them. */
+  lights() {
+    return this.lit;
+  }
+
+  light(hw) {
+    const wanted = [];
+    if (hw && hw.refusal && Array.isArray(hw.refusal.cell)) wanted.push(["illegal", hw.refusal.cell]);
+    for (const d of (hw && Array.isArray(hw.divergent) ? hw.divergent : [])) {
+      if (Array.isArray(d.cell)) wanted.push([d.want === "piece" ? "piece_missing" : "piece_extra", d.cell]);
+    }
+    const key = JSON.stringify(wanted);
+    if (key === this.litKey) return; // unchanged: keep their start, so that a pulse never restarts
+    this.litKey = key;
+    const now = performance.now();
+    this.lit = wanted.map(([effect, cell]) => ({ effect, cell, ...TABLE_LIGHTS[effect], delay_ms: 0, duration_ms: null,
+      t0: now, expires: null }));
+  }
+
   render(view) {
     const hw = view ? view.hardware : null;
     this.el.hidden = !hw;
+    this.light(hw);
     if (!hw) {
       this.diverged = null;
       this.heldKey = null;

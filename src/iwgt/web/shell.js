@@ -475,12 +475,13 @@ export class Shell {
     return v.to_move !== null && v.to_move !== undefined && v.to_move === v.seat && this.mySeats().includes(v.seat);
   }
 
-  /** The lights to draw now: the view's, the selection's and a refusal's, the expired ones left out. */
+  /** The lights to draw now: the view's, the selection's, a refusal's and the physical table's (hardware.js),
+   * the expired ones left out. */
   lights() {
     const now = performance.now();
     const live = (list) => list.filter((l) => !l.expires || l.expires > now);
     for (const k of Object.keys(this.lightLists)) this.lightLists[k] = live(this.lightLists[k]);
-    return [...this.lightLists.view, ...this.lightLists.selection, ...this.lightLists.error];
+    return [...this.lightLists.view, ...this.lightLists.selection, ...this.lightLists.error, ...this.hardware.lights()];
   }
 
   /** How long the board's transient lights of this view play before a dialog may cover them. */
