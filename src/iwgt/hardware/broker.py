@@ -537,6 +537,9 @@ class MosquittoBroker:
             "log_type warning",
             "log_type information",  # its "mosquitto version ... running" line says the listener is open
             "connection_messages false",
+            # Frames are small and must go out at once: Nagle's algorithm added ~30 ms to every frame
+            # (benchmarks/hardware.py: the LED driver got its frame 22-36 ms late without this, 2-3 ms with it).
+            "set_tcp_nodelay true",
             f"listener {self.port} {self.host}",
         ]
         if self.tls is not None:
