@@ -147,8 +147,11 @@ class _Link:
         """The view's ``hardware`` field."""
         return self.bridge.hardware_view(self.device)
 
-    def shown(self) -> None:
-        """Every screen got its view: the lights follow."""
+    def shown(self, view: JSON | None) -> None:
+        """Every screen got its view, with this hardware field: the lights follow. The field is kept as shown
+        (a game step's own broadcast carries a new one: a refresh that then computes the same field must not
+        think the screens still have an older one, and one that differs is sent)."""
+        self.device.shown = view
         self.device.dirty = True
         self.bridge.wake()
 

@@ -35,8 +35,8 @@ class HardwareHook(Protocol):
         """The view's ``hardware`` field (public: the same for every seat)."""
         ...
 
-    def shown(self) -> None:
-        """Every screen was just sent its view: the table's lights follow."""
+    def shown(self, view: JSON | None) -> None:
+        """Every screen was just sent its view, with this ``hardware`` field: the table's lights follow."""
         ...
 
     def carry_on(self) -> None:
@@ -80,9 +80,10 @@ class TableSession:
 
     def broadcast(self) -> None:
         """Send every screen its view, then the bound physical table its lights."""
-        self.screens.broadcast(self.snapshot())
+        snap = self.snapshot()
+        self.screens.broadcast(snap)
         if self.hardware is not None:
-            self.hardware.shown()
+            self.hardware.shown(snap.hardware)
 
     async def unblocked(self) -> None:
         """The physical table agrees with the game again: a timer's end held back is taken now, and the bot
