@@ -420,9 +420,13 @@ def test_a_bot_refused_by_the_gate_plays_on_once_the_table_agrees(tmp_path: Path
             clock.advance(BOT_DELAY)
             await until(lambda: bots._task is not None and bots._task.done(), "the bot refused again")
             assert live.version == v1
+            # The hand follows the lights the table shows: wait until they are the referee's for this state
+            # (asking for the bot's piece), or it would follow an older frame and move nothing.
             await until(
                 lambda: (
-                    r.sim.frame is not None and any(lt.effect == "piece_missing" for lt in r.sim.frame.lights)
+                    r.sim.frame is not None
+                    and r.sim.frame.lights == r.bridge._lights(r.dev)
+                    and {"piece_missing", "piece_extra"} <= {lt.effect for lt in r.sim.frame.lights}
                 ),
                 "the lights asking for the bot's piece",
             )
@@ -536,6 +540,55 @@ def test_the_bridge_in_process_sessions_snapshots_and_order(tmp_path: Path) -> N
             # The held event follows the snapshot: the table is empty, every piece missing.
             wants = {d.want for d in bridge.divergent(dev)}
             assert dev.synced and wants == {"piece"} and "put" in (bridge.blocked(dev) or "")
+        finally:
+            manager.stop()
+
+    asyncio.run(body())
+
+
+def test_the_pump_stops_when_cancelled_as_it_is_woken(tmp_path: Path) -> None:
+    """A lost line cancels the pump right after the last message woke it (an Offline's refresh): the pump must
+    end, or the bridge never reconnects (Python 3.11's wait_for swallowed a cancel whose inner wait had just
+    completed: the bridge kept its dead connection until it was stopped)."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+        try:
+            pump = asyncio.get_running_loop().create_task(bridge._pump(None))  # type: ignore[arg-type]
+            await asyncio.sleep(0.01)  # the pump waits to be woken
+            bridge.wake()
+            pump.cancel()
+            done, _ = await asyncio.wait({pump}, timeout=10)
+            assert pump in done and pump.cancelled()
+        finally:
+            manager.stop()
+
+    asyncio.run(body())
+
+
+def test_a_game_table_deleted_while_the_bridge_looks_at_it_frees_its_device(tmp_path: Path) -> None:
+    """The delete awaits its journal write after letting go of the session; a bridge looking at its device
+    meanwhile (the pump, GET /api/hardware) must not load the table back from the journal, or the deleted
+    table stays in play and its device bound for good."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+        try:
+            session = await manager.import_record(record())
+            tid = session.row.id
+            await bridge.handle(topic(DEVICE, "status"), encode(load_layout(LAYOUT).to_birth(DEVICE, 1, "t")))
+            await bridge.bind(DEVICE, tid)
+            deleting = asyncio.get_running_loop().create_task(manager.delete(tid))
+            await asyncio.sleep(0)  # the delete has let go of the session and awaits its journal write
+            assert tid not in manager.sessions and not deleting.done()
+            bridge.devices_json()  # the bridge looks at its device meanwhile
+            assert await deleting
+            assert tid not in manager.sessions
+            assert [d["table"] for d in bridge.devices_json()] == [None]
         finally:
             manager.stop()
 

@@ -258,10 +258,12 @@ class TableBridge:
         self.connected.clear()
 
     async def _serve(self, client: aiomqtt.Client) -> None:
-        """One connection: status, subscription, then every message in turn while the pump publishes."""
+        """One connection: subscription, status, then every message in turn while the pump publishes."""
         self._client = client  # first: a stop from now on says "offline" on this line
-        await self._publish_status(client, online=True)
+        # Subscribed before the status says online: a table holding events while the referee was away may
+        # send them once it sees the referee online (docs/hardware.md), and they must not fall on no one.
         await client.subscribe(f"{PREFIX}/+/#", qos=1)
+        await self._publish_status(client, online=True)
         for dev in self.devices.values():
             # Whatever happened while the line was down is asked again: the retained frame may be gone (a
             # broker restarted) and sensor events may have been lost.
@@ -289,8 +291,12 @@ class TableBridge:
         """Publish changed frames, ask snapshots, re-send commands; woken by changes or every TICK_S."""
         loop = asyncio.get_running_loop()
         while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TICK_S)
+            # Not asyncio.wait_for: in Python 3.11 it swallows a cancel that comes as its inner wait completes
+            # (a lost line's last message woke the pump), and the pump then never ends: the connection's
+            # block waits on it for ever and the bridge never reconnects. asyncio.timeout passes it on.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(TICK_S):
+                    await self._wake.wait()
             self._wake.clear()
             now = loop.time()
             for dev in list(self.devices.values()):

@@ -131,6 +131,7 @@ class TableManager:
         self.journal: Journal | None = None
         self.writer: JournalWriter | None = None
         self.sessions: dict[str, TableSession] = {}
+        self._deleting: set[str] = set()  # tables being deleted: never loaded back while their rows go
 
     def start(self) -> None:
         """Open the journal and resume every game still in play (its timer and its bot wake up)."""
@@ -168,6 +169,8 @@ class TableManager:
         """A table's live session, loaded from the journal on first use; KeyError if there is none."""
         if table_id in self.sessions:
             return self.sessions[table_id]
+        if table_id in self._deleting:
+            raise KeyError(table_id)  # its session was let go and its rows are on their way out
         journal = self._journal()
         row = journal.table(table_id)
         if row is None:
@@ -270,13 +273,19 @@ class TableManager:
 
     async def delete(self, table_id: str) -> bool:
         """Delete a table: its screens are told, its timer and bot stop, its journal rows go."""
-        table = self.sessions.pop(table_id, None)
-        if table is not None:
-            table.stop()
-            table.close_screens("the table was deleted")
-        if self.writer is not None:
-            return bool(await self.writer.write(lambda j: j.delete_table(table_id)))
-        return self._journal().delete_table(table_id)
+        # Marked first: while the write below is awaited, nothing (a bound physical table's bridge) may load
+        # the table back from its rows, or it would stay in play after the delete.
+        self._deleting.add(table_id)
+        try:
+            table = self.sessions.pop(table_id, None)
+            if table is not None:
+                table.stop()
+                table.close_screens("the table was deleted")
+            if self.writer is not None:
+                return bool(await self.writer.write(lambda j: j.delete_table(table_id)))
+            return self._journal().delete_table(table_id)
+        finally:
+            self._deleting.discard(table_id)
 
     # -- credentials ---------------------------------------------------------------------------------------
 
