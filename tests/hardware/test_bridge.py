@@ -8,6 +8,7 @@ the simulated table (``SimTable``) or, for messages no honest controller sends, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from iwgt.hardware.protocol import (
     REFEREE_STATUS,
     Ack,
     Occupied,
+    Offline,
     RefereeStatus,
     Refusal,
     SensorEvent,
@@ -31,6 +33,7 @@ from iwgt.hardware.protocol import (
     encode,
     topic,
 )
+from iwgt.hardware.sim import SimTable
 from iwgt.server.bridge import DIVERGED, SENSOR, TableBridge
 from iwgt.server.clock import ManualClock
 from iwgt.server.manager import TableManager
@@ -590,6 +593,72 @@ def test_a_game_table_deleted_while_the_bridge_looks_at_it_frees_its_device(tmp_
             assert tid not in manager.sessions
             assert [d["table"] for d in bridge.devices_json()] == [None]
         finally:
+            manager.stop()
+
+    asyncio.run(body())
+
+
+def test_a_reboot_taking_its_old_connection_over_and_a_stale_will_leave_the_table_online(
+    tmp_path: Path, broker: Any
+) -> None:
+    """A controller that reboots before the broker noticed its power cut logs in with the same client id and
+    takes its old connection over: Mosquitto publishes the old connection's will (an Offline of the OLD
+    session) just before the new birth, amqtt publishes none. An Offline older than the session followed is
+    stale: the table stays online and the game is not gated."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        session = await manager.import_record(record())
+        await confirm_deployment(session)
+        live = session.live
+        layout = load_layout(LAYOUT)
+        adapter: Any = table_of(live.plugin)
+        obs = live.game.observe(live.state, None)
+        place = placement(layout, adapter.surface(obs))
+        cells = [place.to_table(p.cell) for p in adapter.pieces(obs)]
+        bridge = TableBridge(manager, MqttUrl.parse(broker.url_referee))
+        await bridge.start()
+        status = topic(DEVICE, "status")
+        sim = SimTable(layout, DEVICE, broker.url_table, session=2)
+        sim.table.stand([c for c in cells if c is not None])
+        sim_task: asyncio.Task[None] | None = None
+        # The controller's connection of session 1, whose power is cut without the broker noticing.
+        will = aiomqtt.Will(status, encode(Offline(device=DEVICE, session=1)), qos=1, retain=True)
+        old = client(broker.url_table, f"table-{DEVICE}", will=will)
+        try:
+            await old.__aenter__()
+            await old.publish(status, encode(layout.to_birth(DEVICE, 1, "test")), qos=1, retain=True)
+            await until(
+                lambda: DEVICE in bridge.devices and bridge.devices[DEVICE].online, "session 1's birth"
+            )
+            dev = bridge.devices[DEVICE]
+            assert dev.session == 1
+            # It boots again (session 2) and logs in with the same client id: it takes the old line over.
+            sim_task = asyncio.get_running_loop().create_task(sim.run())
+            await until(lambda: dev.online and dev.session == 2, "session 2's birth")
+            await bridge.bind(DEVICE, session.row.id)
+            await until(lambda: dev.synced and bridge.blocked(dev) is None, "the new session read")
+            # A will of session 1 arriving now (late, or published again) is stale: ignored.
+            async with client(broker.url_table, "late-will") as late:
+                await late.publish(status, encode(Offline(device=DEVICE, session=1)), qos=1, retain=True)
+            # Handled once a later message on the same line is: the sim's next sensor event.
+            free = next(c for c in layout.cells() if c not in sim.table.pieces and place.to_game(c) is None)
+            sim.stick(free, True)
+            await until(lambda: dev.tracker.sensed.get(free, 0) is None, "the later event followed")
+            assert dev.online and dev.session == 2 and dev.synced
+            assert "offline" not in (bridge.blocked(dev) or "")
+            sim.stick(free, False)
+            await until(lambda: bridge.blocked(dev) is None, "the table to agree")
+        finally:
+            old._disconnected.add_done_callback(lambda f: f.cancelled() or f.exception())
+            with contextlib.suppress(Exception):
+                await old.__aexit__(None, None, None)  # its line was taken over: nothing to close
+            await sim.stop()
+            if sim_task is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(sim_task, 10)
+            await bridge.stop()
             manager.stop()
 
     asyncio.run(body())
