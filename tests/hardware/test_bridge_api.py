@@ -243,3 +243,95 @@ def test_serve_offers_the_bridge_flags() -> None:
     assert out.exit_code == 0, out.output
     for flag in ("--table-bridge", "--mqtt-listen", "--mqtt "):
         assert flag in out.output, flag
+
+
+def test_a_move_made_on_the_table_is_undone_from_the_touchscreen(tmp_path: Path, broker: Any) -> None:
+    """A piece lifted and put down is the mover's own act: the touchscreen's undo takes it back (the other
+    person allowing it), and the table then differs until the piece is put back where the lights ask."""
+    layout = load_layout(LAYOUT)
+    with serving(tmp_path, open_lobby=False, mqtt_url=broker.url_referee, **LOCAL) as c:  # type: ignore[arg-type]
+        made = c.post("/api/tables/import", json=record()).json()
+        tid = made["id"]
+        session = c.app.state.manager.get(tid)  # type: ignore[attr-defined]
+        live = session.live
+        obs = live.game.observe(live.state, None)
+        adapter: Any = table_of(live.plugin)
+        place = placement(layout, adapter.surface(obs))
+        cells = [place.to_table(p.cell) for p in adapter.pieces(obs)]
+        loops: list[Any] = []
+        with (
+            sim_table(layout, "t1", broker.url_table, [x for x in cells if x is not None], loops) as sim,
+            screen(c, tid, table_token(made)) as s,
+        ):
+            wait(lambda: [d for d in devices(c) if d["device"] == "t1" and d["online"]], "t1's birth")
+            assert c.put("/api/hardware/t1", json={"table": tid}).status_code == 200
+            s.until(lambda m: m["type"] == "view" and m["hardware"] and m["hardware"]["blocked"] is None)
+            s.acted({"type": "confirm"}, "c0", 0)
+            s.acted({"type": "confirm"}, "c1", 1)
+            seat = live.to_move
+            piece = next(
+                p
+                for p in adapter.pieces(live.game.observe(live.state, None))
+                if p.seat == seat and adapter.selection(live.game, live.state, seat, p.unit).get("moves")
+            )
+            move = adapter.selection(live.game, live.state, seat, piece.unit)["moves"][0]
+            origin, to = place.to_table(piece.cell), place.to_table(tuple(move["to"]))
+            assert origin is not None and to is not None
+            v0 = live.version
+
+            def on_sim(*steps: tuple[str, TableCell]) -> None:
+                async def run() -> None:
+                    for op, cell in steps:
+                        getattr(sim, op)(cell)
+
+                asyncio.run_coroutine_threadsafe(run(), loops[0]).result(10)
+
+            on_sim(("lift", origin), ("place", to))
+            moved = s.until(
+                lambda m: m["type"] == "view" and m["version"] > v0 and m["hardware"]["held"] is None
+            )
+            assert live.history[-1].origin == "sensor" and moved["hardware"]["divergent"] == []
+            assert (
+                moved["can_undo"] is True
+                and moved["undo"]["seat"] == seat
+                and moved["undo"]["consent"] is True
+            )
+            # The mover asks; the other person allows it: the move is taken back.
+            s.send({"type": "undo", "id": "u1", "seat": seat})
+            ack = s.until(lambda m: m.get("id") == "u1")
+            assert ack["type"] == "ack", ack
+            s.send({"type": "undo_answer", "id": "a1", "seat": 1 - seat, "allow": True})
+            ack = s.until(lambda m: m.get("id") == "a1")
+            assert ack["type"] == "ack", ack
+            rows = c.app.state.manager.journal.steps(tid)  # type: ignore[attr-defined]
+            assert rows[-1].origin == "undo" and rows[-2].origin == "sensor"
+            assert (
+                next(
+                    p for p in adapter.pieces(live.game.observe(live.state, None)) if p.unit == piece.unit
+                ).cell
+                == piece.cell
+            )
+            # The table differs: the piece wanted back on its cell, the cell it stands on to be emptied.
+            back = s.until(lambda m: m["type"] == "view" and m["hardware"]["divergent"])
+            assert sorted(
+                (d["table_cell"], d["want"], d["unit"]) for d in back["hardware"]["divergent"]
+            ) == sorted([([origin[0], origin[1]], "piece", piece.unit), ([to[0], to[1]], "empty", None)])
+            assert back["hardware"]["blocked"] is not None
+            # The lights show where: the sim's frame asks for the piece back on its cell.
+            wait(
+                lambda: (
+                    sim.frame is not None
+                    and {(lt.cell, lt.effect) for lt in sim.frame.lights}
+                    >= {(origin, "piece_missing"), (to, "piece_extra")}
+                ),
+                "the lights asking for the piece back",
+            )
+            # A hand follows them: the table agrees again, and the screens say so.
+            on_sim(("lift", to), ("place", origin))
+            s.until(
+                lambda m: (
+                    m["type"] == "view"
+                    and m["hardware"]["divergent"] == []
+                    and m["hardware"]["blocked"] is None
+                )
+            )

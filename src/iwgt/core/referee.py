@@ -11,11 +11,12 @@ afterwards (the server commits it to its journal first; the headless drivers ado
 journal and replaying a record are the same fold over written steps, with different checks: a journal's
 steps carry their origin, and the dice the table rolled are rolled again and must come up the same.
 
-Undo takes back the last step, and only a step its seat may take back: a player's own action (not the bot's,
-the timer's or an imported one) with no die thrown, no other seat's action and nothing hidden revealed since
-(``undo_refusal`` says why not). The referee keeps the state before each step of the trailing run of one
-seat's own actions (at most ``UNDO_DEPTH``), so taking a step back is exact and needs no replay; loading a
-journal builds the same run, so a restart keeps what may be taken back.
+Undo takes back the last step, and only a step its seat may take back: a player's own action (on a screen,
+or a piece moved by hand on a physical table; not the bot's, the timer's or an imported one) with no die
+thrown, no other seat's action and nothing hidden revealed since (``undo_refusal`` says why not). The referee
+keeps the state before each step of the trailing run of one seat's own actions (at most ``UNDO_DEPTH``), so
+taking a step back is exact and needs no replay; loading a journal builds the same run, so a restart keeps
+what may be taken back.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ IMPORTED = "import"
 
 PLAYER = "player"
 """The origin of a seat's own action (the server also writes "bot" and "timer")."""
+
+SENSOR = "sensor"
+"""The origin of a seat's action made by a person lifting a piece on a physical table and putting it down."""
+
+BY_A_PERSON = frozenset({PLAYER, SENSOR})
+"""The origins of a person's own act: each may be taken back (a move made by hand is the mover's own)."""
 
 DICE_ORIGINS = frozenset({TABLE_DICE, BY_HAND, IMPORTED})
 """The origins a die's step may have."""
@@ -399,7 +406,7 @@ class Referee:
     def _note(self, t: Taken) -> None:
         """Log a step, and keep the state before it while its seat may take it back."""
         seat = t.step.seat
-        if seat == CHANCE or t.origin != PLAYER or t.before is None:
+        if seat == CHANCE or t.origin not in BY_A_PERSON or t.before is None:
             self._run.clear()  # a die, a bot's, the timer's or an imported step: a barrier
         else:
             if self._run and self.steps and self.steps[-1].seat != seat:
@@ -421,7 +428,7 @@ class Referee:
             return DIE_THROWN
         if last.seat != seat:
             return OTHER_SIDE
-        if origin != PLAYER:
+        if origin not in BY_A_PERSON:
             return _NOT_YOURS.get(origin, NOTHING)
         if not self._run:
             return NO_LONGER  # another seat acted after it (its step since taken back), or beyond UNDO_DEPTH

@@ -33,6 +33,7 @@ import aiomqtt
 
 from iwgt.core.errors import GameError
 from iwgt.core.protocol import JSON, Seat
+from iwgt.core.referee import SENSOR as _SENSOR
 from iwgt.core.table import PhysicalTable, Piece, Surface
 from iwgt.hardware.frames import Overlay, held_lights, table_frame
 from iwgt.hardware.layout import Layout
@@ -72,8 +73,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("iwgt.bridge")
 
-SENSOR = "sensor"
-"""The journal's origin of a step a piece lifted and put down on the table made."""
+SENSOR = _SENSOR
+"""The journal's origin of a step a piece lifted and put down on the table made (undone as a player's is)."""
 
 DIVERGED = "table_diverged"
 """The code of an act refused while the physical table differs from the game."""
