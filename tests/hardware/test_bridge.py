@@ -150,6 +150,9 @@ def test_a_refused_placement_lights_red_and_gates_the_game_until_the_piece_is_ba
                 await live.act(piece.seat, {"type": "end_phase"}, "screen-1")
             assert refused.value.code == DIVERGED
             assert f"put {piece.name} back on [{piece.cell[0]}, {piece.cell[1]}]" in refused.value.message
+            assert [d["back"] for d in view["divergent"] if d["want"] == "piece"] == [
+                True
+            ]  # lifted from there
             assert f"take the piece off [{far[0]}, {far[1]}]" in refused.value.message
             assert live.version == v0
             # The piece goes back: the table agrees again, and the game moves on.
@@ -356,6 +359,7 @@ def test_the_gate_and_carry_on(tmp_path: Path, broker: Any) -> None:
                     "want": "empty",
                     "unit": None,
                     "name": None,
+                    "back": False,
                 }
             ]
             assert view["blocked"] == (
@@ -418,6 +422,12 @@ def test_a_bot_refused_by_the_gate_plays_on_once_the_table_agrees(tmp_path: Path
             # Its action moved a piece (seed 3: Wearg Warriors to [8, 6]): the table differs until a hand
             # moves it, and the bot's next action is refused meanwhile.
             assert live.history[-1].action["type"] == "move" and r.bridge.blocked(r.dev) and live.to_move == 1
+            # Its piece never stood on its new cell: it is put ON it (not "back"), and taken off the old one.
+            wanted = [d for d in r.view()["divergent"] if d["want"] == "piece"]
+            assert len(wanted) == 1 and wanted[0]["back"] is False
+            (c, rr), name = wanted[0]["cell"], wanted[0]["name"]
+            blocked = r.bridge.blocked(r.dev) or ""
+            assert f"put {name} on [{c}, {rr}]" in blocked and "back" not in blocked
             v1 = live.version
             await until(lambda: clock.waiting(), "the bot pausing before its next action")
             clock.advance(BOT_DELAY)
@@ -659,6 +669,61 @@ def test_a_reboot_taking_its_old_connection_over_and_a_stale_will_leave_the_tabl
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(sim_task, 10)
             await bridge.stop()
+            manager.stop()
+
+    asyncio.run(body())
+
+
+def test_a_snapshot_crossing_a_placement_takes_the_move(tmp_path: Path) -> None:
+    """Sensor events and snapshots are two topics in no order: a snapshot taken after a placement may come
+    before the placement's event, which it includes (so the event is then dropped as seen). The piece in the
+    air, its origin still empty and one piece more on the table: that is the placement, and the move is taken.
+    A snapshot answering a command already answered (a re-send crossed its answer) is not taken at all."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+        try:
+            session = await manager.import_record(record())
+            await confirm_deployment(session)
+            live = session.live
+            layout = load_layout(LAYOUT)
+            adapter: Any = table_of(live.plugin)
+            obs = live.game.observe(live.state, None)
+            place = placement(layout, adapter.surface(obs))
+            cells = {place.to_table(p.cell) for p in adapter.pieces(obs)}
+
+            async def send(leaf: str, model: Any) -> None:
+                await bridge.handle(topic(DEVICE, leaf), encode(model))
+
+            await send("status", layout.to_birth(DEVICE, 1, "test"))
+            dev = bridge.devices[DEVICE]
+            await bridge.bind(DEVICE, session.row.id)
+            first = dev.snapshot_cmd
+            occupied = tuple(Occupied(cell=c) for c in sorted(c for c in cells if c is not None))
+            await send("snapshot", Snapshot(session=1, seq=0, request=first, occupied=occupied))
+            assert dev.synced and bridge.blocked(dev) is None
+            seat = live.to_move
+            piece = next(p for p in adapter.pieces(obs) if p.seat == seat)
+            move = adapter.selection(live.game, live.state, seat, piece.unit)["moves"][0]
+            origin, to = place.to_table(piece.cell), place.to_table(tuple(move["to"]))
+            assert origin is not None and to is not None
+            v0 = live.version
+            await send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            assert dev.held is not None
+            # A late answer to the command already answered (taken before the lift): not taken.
+            await send("snapshot", Snapshot(session=1, seq=0, request=first, occupied=occupied))
+            assert dev.held is not None and dev.tracker.sensed.get(origin, 0) == 0
+            # The table's own snapshot after the placement, before the placement's event.
+            after = tuple(Occupied(cell=c) for c in sorted({c for c in cells if c != origin} | {to}))
+            await send("snapshot", Snapshot(session=1, seq=2, request=None, occupied=after))
+            assert live.version == v0 + 1 and live.history[-1].origin == SENSOR
+            await send("sensor", SensorEvent(session=1, seq=2, cell=to, event="placed"))  # included: dropped
+            assert live.version == v0 + 1 and dev.held is None and bridge.blocked(dev) is None
+            rows = manager.journal.steps(session.row.id)  # type: ignore[union-attr]
+            assert rows[-1].action == move["action"] and rows[-1].client_id == f"hw:{DEVICE}:1:s2"
+        finally:
             manager.stop()
 
     asyncio.run(body())

@@ -215,7 +215,14 @@ def test_serve_with_its_own_broker_gates_a_game_and_carries_on(tmp_path: Path) -
             asyncio.run_coroutine_threadsafe(_stick(sim, (0, 0)), loops[0]).result(10)
             view = s.until(lambda m: m["type"] == "view" and m["hardware"]["divergent"])
             assert view["hardware"]["divergent"] == [
-                {"cell": None, "table_cell": [0, 0], "want": "empty", "unit": None, "name": None}
+                {
+                    "cell": None,
+                    "table_cell": [0, 0],
+                    "want": "empty",
+                    "unit": None,
+                    "name": None,
+                    "back": False,
+                }
             ]
             blocked = "the table differs from the game: take the piece off the table's cell [0, 0]"
             assert view["hardware"]["blocked"] == blocked
@@ -316,7 +323,9 @@ def test_a_move_made_on_the_table_is_undone_from_the_touchscreen(tmp_path: Path,
             assert sorted(
                 (d["table_cell"], d["want"], d["unit"]) for d in back["hardware"]["divergent"]
             ) == sorted([([origin[0], origin[1]], "piece", piece.unit), ([to[0], to[1]], "empty", None)])
-            assert back["hardware"]["blocked"] is not None
+            # It stood there before the hand moved it: put "back".
+            (c0, r0), name = list(piece.cell), piece.name
+            assert f"put {name} back on [{c0}, {r0}]" in back["hardware"]["blocked"]
             # The lights show where: the sim's frame asks for the piece back on its cell.
             wait(
                 lambda: (

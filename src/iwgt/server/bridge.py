@@ -119,6 +119,9 @@ class _Device:
     held: _Held | None = None
     refusal: tuple[TableCell, str] | None = None
     ignored: dict[TableCell, object] = field(default_factory=dict)  # carried on: the cell's reading then
+    # (unit, table cell) where the table has held that piece as the game had it: a piece missing there is put
+    # "back"; one the game (a bot, an undo, a screen) moved where it never stood is put "on" its cell.
+    stood: set[tuple[int, TableCell]] = field(default_factory=set)
     snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
     placed: tuple[Surface, Layout, Placement] | None = None  # the game's surface laid on this table
     sent: tuple[FrameLight, ...] | None = None  # the lights last published
@@ -433,6 +436,10 @@ class TableBridge:
     async def _snapshot(self, dev: _Device, snap: Snapshot) -> None:
         if snap.session < dev.session:
             return  # a snapshot of a session a power cycle ended
+        if dev.synced and snap.session == dev.session and snap.request not in (None, dev.snapshot_cmd):
+            # The answer to a command already answered (a re-send crossed its first answer): the events since
+            # say more, and taking it would only drop those it includes.
+            return
         if dev.snapshot_cmd is not None and snap.request == dev.snapshot_cmd:
             self.pending.pop(dev.snapshot_cmd, None)  # the snapshot answers its command, whatever its ack
             dev.snapshot_cmd = None
@@ -549,7 +556,11 @@ class TableBridge:
         piece gone from its cell and one piece more on a cell it may move to is that move. Anything else stays
         divergence for the players to put right."""
         session = self._session(dev)
-        if session is None or dev.tracker.held is not None:
+        if session is None:
+            return
+        held = dev.tracker.held
+        if held is not None:
+            await self._landed_unheard(dev, session, snap, held)
             return
         differing = self.divergent(dev)
         missing = [d for d in differing if d.want == "piece"]
@@ -563,6 +574,20 @@ class TableBridge:
         client_id = f"hw:{dev.id}:{snap.session}:s{snap.seq}"
         if await self._move(dev, session, order, client_id, None, quiet=True):
             log.info("physical table %s: a move made unheard was taken from its snapshot", dev.id)
+
+    async def _landed_unheard(
+        self, dev: _Device, session: TableSession, snap: Snapshot, held: Lifted
+    ) -> None:
+        """The piece in the air put down on another cell, its "placed" event inside the snapshot (so dropped
+        as seen): a snapshot that crosses a placement (sensor and snapshot are two topics, in no order between
+        them) shows its origin still empty and one piece more. That is the placement, taken as its event would
+        have been (a refusal lights red)."""
+        differing = self.divergent(dev)  # the origin is not divergent while the piece is in the air
+        if len(differing) != 1 or differing[0].want != "empty" or held.cell in dev.tracker.sensed:
+            return
+        dev.tracker.held, dev.held = None, None
+        order = Moved(held.unit, held.seat, held.cell, differing[0].cell)
+        await self._move(dev, session, order, f"hw:{dev.id}:{snap.session}:s{snap.seq}", None)
 
     # -- what the game expects on the table ---------------------------------------------------------------
 
@@ -651,9 +676,14 @@ class TableBridge:
         if session is None or not dev.synced:
             return ()
         held = dev.tracker.held
+        expected = self._expected(dev, session)
+        sensed = dev.tracker.sensed
+        for cell, piece in expected.items():
+            if cell in sensed and cell not in dev.ignored:
+                dev.stood.add((piece.unit, cell))
         return divergence(
-            self._expected(dev, session),
-            dev.tracker.sensed,
+            expected,
+            sensed,
             held_from=None if held is None else held.cell,
             tags=dev.tracker.tags,
             ignored=frozenset(dev.ignored),
@@ -672,7 +702,9 @@ class TableBridge:
         if not differing:
             return None
         place = self._placement(dev, session)
-        return "the table differs from the game: " + "; ".join(_words(d, place) for d in differing)
+        return "the table differs from the game: " + "; ".join(
+            _words(d, place, back=_back(dev, d)) for d in differing
+        )
 
     # -- the touchscreen's side ---------------------------------------------------------------------------
 
@@ -701,6 +733,7 @@ class TableBridge:
                     "want": d.want,
                     "unit": d.unit,
                     "name": d.name,
+                    "back": _back(dev, d),
                 }
                 for d in self.divergent(dev)
             ],
@@ -842,7 +875,7 @@ class TableBridge:
             if dev.was_blocked:
                 await old.unblocked()
         dev.table, dev.placed, dev.shown, dev.was_blocked = table_id, None, None, False
-        dev.held, dev.refusal, dev.ignored = None, None, {}
+        dev.held, dev.refusal, dev.ignored, dev.stood = None, None, {}, set()
         dev.dirty = True
         if table_id is not None and dev.online:
             self._ask_snapshot(dev, force=True)  # read it afresh for its new game
@@ -850,13 +883,19 @@ class TableBridge:
         return next(d for d in self.devices_json() if d["device"] == device)
 
 
-def _words(d: Divergent, place: Placement | None) -> str:
-    """A divergent cell as the players read it: what to do, on the game's own cell."""
+def _back(dev: _Device, d: Divergent) -> bool:
+    """Whether a missing piece stood on its cell on this table (lifted or knocked off it): put "back"."""
+    return d.want == "piece" and d.unit is not None and (d.unit, d.cell) in dev.stood
+
+
+def _words(d: Divergent, place: Placement | None, *, back: bool = False) -> str:
+    """A divergent cell as the players read it: what to do, on the game's own cell ("back" only for a piece
+    that stood there: one the game moved, or a table set up afresh, is put "on" its cell)."""
     to = place.to_game(d.cell) if place is not None else None
     where = f"[{to[0]}, {to[1]}]" if to is not None else f"the table's cell [{d.cell[0]}, {d.cell[1]}]"
     name = d.name or "the piece"
     if d.want == "piece":
-        return f"put {name} back on {where}"
+        return f"put {name} back on {where}" if back else f"put {name} on {where}"
     if d.want == "tag":
         return f"put {name} on {where} (another piece stands there)"
     return f"take the piece off {where}"
