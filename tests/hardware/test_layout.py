@@ -277,3 +277,51 @@ def test_every_made_layout_numbers_each_led_once_and_centres_lie_inside(
         # Every hexagon lies inside the extent: half a cell from the sides, a size from top and bottom.
         assert inches / 2 - 1e-9 <= x <= width - inches / 2 + 1e-9
         assert size - 1e-9 <= y <= height - size + 1e-9
+
+
+def test_a_serpentine_3x2_table_numbers_its_odd_row_from_the_right(tmp_path: Path) -> None:
+    # A zig-zag strip: row 0 left to right (LEDs 0, 1, 2), then back along row 1 right to left (3, 4, 5).
+    text = make_layout(3, 2, 1, ["ddp:127.0.0.1:4048"], wiring="serpentine")
+    assert 'wiring = "serpentine"' in text
+    layout = parse_layout(text)
+    assert layout.wiring == "serpentine"
+    assert layout.cells() == {
+        (0, 0): (0,),
+        (1, 0): (1,),
+        (2, 0): (2,),
+        (0, 1): (5,),
+        (1, 1): (4,),
+        (2, 1): (3,),
+    }
+    # Two LEDs a cell: the blocks run the same way, each cell's own pair lowest first.
+    two = parse_layout(make_layout(3, 2, 2, ["ddp:127.0.0.1:4048"], wiring="serpentine")).cells()
+    assert [two[(c, 1)] for c in range(3)] == [(10, 11), (8, 9), (6, 7)]
+    assert [two[(c, 0)] for c in range(3)] == [(0, 1), (2, 3), (4, 5)]
+    # A third row runs left to right again: (0, 2) is LED 6.
+    three = parse_layout(make_layout(3, 3, 1, ["ddp:127.0.0.1:4048"], wiring="serpentine")).cells()
+    assert [three[(c, 2)] for c in range(3)] == [(6,), (7,), (8,)]
+    # The default ("rows") is as before: row 1 left to right, (0, 1) is LED 3.
+    assert parse_layout(make_layout(3, 2, 1, ["ddp:127.0.0.1:4048"])).cells()[(0, 1)] == (3,)
+    # A birth carries no wiring: the referee's layout from it finds the serpentine (no [[cells]] exceptions).
+    back = Layout.from_birth(layout.to_birth("t1", 1, "fw"))
+    assert (back.wiring, back.exceptions, back.cells()) == ("serpentine", (), layout.cells())
+    # The command's flag.
+    args = ["hardware", "layout", "--columns", "3", "--rows", "2", "--controller", "dnrgb:10.0.0.5"]
+    result = CliRunner().invoke(app, [*args, "--wiring", "serpentine"])
+    assert result.exit_code == 0, result.output
+    assert parse_layout(result.output).cells()[(0, 1)] == (5,)
+    result = CliRunner().invoke(app, [*args, "--wiring", "spiral"])
+    assert result.exit_code == 2 and "rows or serpentine" in result.output
+    bad = text.replace('wiring = "serpentine"', 'wiring = "spiral"')
+    with pytest.raises(LayoutError, match=r"^layout: wiring: "):
+        parse_layout(bad)
+
+
+def test_timeout_s_is_written_and_taken_for_dnrgb_controllers_only() -> None:
+    text = make_layout(4, 3, 1, ["dnrgb:10.0.0.5:21324:6", "ddp:10.0.0.6"], timeout_s=5)
+    layout = parse_layout(text)
+    assert text.count("timeout_s") == 1  # the dnrgb controller's line only
+    assert [(c.protocol, c.timeout_s) for c in layout.controllers] == [("dnrgb", 5), ("ddp", 2)]
+    # A ddp controller naming a timeout is refused at its key (DDP has no timeout field).
+    with pytest.raises(LayoutError, match=r"^t\.toml: controllers\.1\.timeout_s: a ddp controller takes no"):
+        parse_layout(text.replace('host = "10.0.0.6"', 'host = "10.0.0.6"\ntimeout_s = 2'), "t.toml")

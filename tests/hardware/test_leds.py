@@ -69,9 +69,10 @@ async def listen(leds: int) -> tuple[asyncio.DatagramTransport, Listener]:
 def big_layout(ports: list[int], protocol: str = "ddp", timeout_s: int = 2) -> Layout:
     """The 30 x 20 table (600 cells, 3 LEDs each: 1,800), gamma and brightness 1, one controller a port."""
     leds = 1800 // len(ports)
+    timeout = f"timeout_s = {timeout_s}\n" if protocol == "dnrgb" else ""  # DDP has none (layout.py)
     controllers = "".join(
         f'[[controllers]]\nname = "c{i}"\nprotocol = "{protocol}"\nhost = "127.0.0.1"\nport = {port}\n'
-        f"leds = {leds}\ntimeout_s = {timeout_s}\n"
+        f"leds = {leds}\n{timeout}"
         for i, port in enumerate(ports)
     )
     text = f"columns = 30\nrows = 20\nleds_per_cell = 3\ngamma = 1.0\nbrightness = 1.0\n{controllers}"

@@ -43,7 +43,7 @@ tokens = st.text(alphabet=[chr(c) for c in range(0x21, 0x7F)], min_size=1, max_s
 devices = st.from_regex(r"\A[a-z0-9][a-z0-9_-]{0,31}\Z")
 colours = st.from_regex(r"\A#[0-9a-f]{6}\Z")
 effects = st.from_regex(r"\A[a-z][a-z0-9_]{0,39}\Z")
-sessions = st.integers(1, 2**40)
+sessions = st.integers(1, 2**31 - 1)  # firmware's 32-bit signed counters
 
 
 @st.composite
@@ -75,7 +75,7 @@ offlines = st.builds(Offline, device=devices, session=sessions)
 sensor_events = st.builds(
     SensorEvent,
     session=sessions,
-    seq=st.integers(1, 2**40),
+    seq=st.integers(1, 2**31 - 1),
     cell=cells,
     event=st.sampled_from(["lifted", "placed"]),
     tag=st.none() | tokens,
@@ -88,7 +88,7 @@ def snapshots(draw: st.DrawFn) -> Snapshot:
     occupied = draw(st.lists(cells, max_size=20, unique=True))
     return Snapshot(
         session=draw(sessions),
-        seq=draw(st.integers(0, 2**40)),
+        seq=draw(st.integers(0, 2**31 - 1)),
         request=draw(st.none() | tokens),
         occupied=tuple(Occupied(cell=c, tag=draw(st.none() | tokens)) for c in occupied),
     )
@@ -244,6 +244,14 @@ def event_with(**changes: Any) -> bytes:
         ({"tag": ""}, 'tag: must be 1 to 64 printable characters without spaces, got ""'),
         ({"tag": "a b"}, 'tag: must be 1 to 64 printable characters without spaces, got "a b"'),
         ({"at_ms": -1}, "at_ms: must be at least 0"),
+        (
+            {"seq": 2**31},
+            "seq: must be at most 2147483647 (2**31 - 1: firmware keeps it in a 32-bit signed integer)",
+        ),
+        (
+            {"session": 2**31},
+            "session: must be at most 2147483647 (2**31 - 1: firmware keeps it in a 32-bit signed integer)",
+        ),
     ],
 )
 def test_a_bad_field_of_a_sensor_event_is_refused_with_its_name(changes: dict[str, Any], why: str) -> None:
@@ -577,3 +585,20 @@ def test_the_doc_topics_table_is_the_protocols() -> None:
         assert (sender == "table") == (leaf in p.TABLE_LEAVES)
         assert int(qos) == p.QOS[leaf]
         assert (retained == "yes") == p.RETAIN.get(leaf, False)
+
+
+def test_session_and_seq_stop_at_2_31_minus_1() -> None:
+    # 2**31 - 1 = 2147483647, the largest 32-bit signed integer: taken; one more is refused in every message.
+    top = 2**31 - 1
+    assert p.MAX_COUNTER == top == 2147483647
+    assert decode(SensorEvent, event_with(session=top, seq=top), f"{T1}/sensor").seq == top
+    assert decode(
+        Snapshot, orjson.dumps({"v": 1, "session": top, "seq": top, "occupied": []}), f"{T1}/snapshot"
+    )
+    at_most = "must be at most 2147483647 (2**31 - 1: firmware keeps it in a 32-bit signed integer)"
+    snap = refused(Snapshot, orjson.dumps({"v": 1, "session": 1, "seq": top + 1, "occupied": []}), "snapshot")
+    assert str(snap) == f"snapshot on {T1}/snapshot: seq: {at_most}"
+    gone = refused(Offline, b'{"v": 1, "device": "t1", "online": false, "session": 2147483648}', "status")
+    assert str(gone) == f"offline on {T1}/status: session: {at_most}"
+    with pytest.raises(ValueError, match="less than or equal to 2147483647"):
+        SensorEvent(session=1, seq=top + 1, cell=(0, 0), event="placed")

@@ -85,7 +85,13 @@ class Piece:
 
 @dataclass(frozen=True, slots=True)
 class Surface:
-    """What a game is played on, for a physical table: hex cells, an inch board, or a map of regions."""
+    """What a game is played on, for a physical table: hex cells, an inch board, or a map of regions.
+
+    Inches (a free table's and a map's outlines) have their origin at the board's bottom-left corner and y
+    pointing up, away from the screen's bottom edge: the board's top edge (y = height) lies on the table's
+    far edge, the row the screen draws at the top. A game whose own points have y down turns them
+    (y -> height - y).
+    """
 
     kind: Literal["cells", "inches", "regions"]
     width: float  # cells: columns; inches and regions: inches

@@ -32,6 +32,9 @@ def layout(
     leds_per_cell: Annotated[int, typer.Option(help="LEDs under each cell")] = 1,
     cell_inches: Annotated[float, typer.Option(help="a cell's width across flats, in inches")] = 2.0,
     sensor: Annotated[str, typer.Option(help="presence or identity")] = "presence",
+    wiring: Annotated[
+        str, typer.Option(help="rows (every row left to right) or serpentine (odd rows right to left)")
+    ] = "rows",
     name: Annotated[str | None, typer.Option(help="the layout's name")] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="write it here, not to stdout")
@@ -42,6 +45,8 @@ def layout(
 
     if sensor not in ("presence", "identity"):
         raise typer.BadParameter("presence or identity", param_hint="--sensor")
+    if wiring not in ("rows", "serpentine"):
+        raise typer.BadParameter("rows or serpentine", param_hint="--wiring")
     try:
         text = make_layout(
             columns,
@@ -51,6 +56,7 @@ def layout(
             name=name,
             cell_inches=cell_inches,
             sensor="identity" if sensor == "identity" else "presence",
+            wiring="serpentine" if wiring == "serpentine" else "rows",
         )
     except (LayoutError, ValueError) as err:
         typer.echo(f"iwgt hardware layout: {err}", err=True)

@@ -7,6 +7,7 @@ A layout is a TOML file (``data/table-30x20.toml`` is one)::
     rows = 20
     cell_inches = 2.0        # a cell's width across flats, in inches
     leds_per_cell = 3        # cell (c, r): LEDs (r * columns + c) * leds_per_cell + k, unless [[cells]] says
+    wiring = "rows"          # or "serpentine": odd rows' LEDs run right to left (a zig-zag strip)
     gamma = 2.2
     brightness = 0.6         # 0..1, applied after gamma
     sensor = "presence"      # or "identity"
@@ -16,7 +17,7 @@ A layout is a TOML file (``data/table-30x20.toml`` is one)::
     host = "127.0.0.1"
     port = 4048              # ddp 4048, dnrgb 21324 when left out
     leds = 900
-    timeout_s = 2            # dnrgb: WLED's fall-back timeout (1..254 s)
+    timeout_s = 2            # dnrgb only: WLED's fall-back timeout (1..254 s); refused on a ddp controller
     [[cells]]                # optional exceptions to the default numbering
     cell = [3, 4]
     leds = [12, 13]
@@ -25,6 +26,16 @@ The cells are pointy-top hexagons in odd-r offset [column, row], exactly as the 
 (``web/board.js``) draws them: odd rows are shoved half a cell to the right and row 0 is the row the screen
 draws at the top, the table's far edge. The table's inches have their origin at the bottom-left corner of the
 cells' bounding box, y up (like the free tables' inches), so row 0 has the largest y.
+
+**Wiring.** ``wiring = "rows"`` (the default): every row's LEDs run left to right, row 0 first, so cell
+(c, r) has LEDs ``(r * columns + c) * leds_per_cell + k``. ``wiring = "serpentine"``: a zig-zag strip, laid
+along row 0 left to right, then back along row 1 right to left, and so on: on an odd row the column counts
+from the right, ``(r * columns + (columns - 1 - c)) * leds_per_cell + k``. A cell's own LEDs are listed
+lowest first either way (they all show the cell's colour). ``[[cells]]`` exceptions override either.
+
+**Timeouts.** ``timeout_s`` is WLED's realtime timeout byte of a DNRGB packet; DDP has no such field (a
+WLED controller fed DDP falls back after its own realtime timeout setting), so a ``ddp`` controller that
+names one is refused, and ``make_layout`` writes it for ``dnrgb`` controllers only.
 
 ``load_layout`` refuses a bad file with a ``LayoutError`` naming the file and the dotted key
 ("table.toml: controllers.1.leds: ...").
@@ -65,6 +76,8 @@ DEFAULT_PORTS: Final[Mapping[str, int]] = {"ddp": 4048, "dnrgb": 21324}
 
 Protocol = Literal["ddp", "dnrgb"]
 Sensor = Literal["presence", "identity"]
+Wiring = Literal["rows", "serpentine"]
+"""The default LED order: every row left to right, or a zig-zag strip (odd rows right to left)."""
 
 
 class LayoutError(ValueError):
@@ -99,6 +112,7 @@ class Controller(_Model):
     port: Annotated[int, Field(ge=1, le=65535)]
     leds: Annotated[int, Field(ge=1, le=1_000_000)]
     timeout_s: Annotated[int, Field(ge=1, le=254)] = 2
+    """DNRGB only (WLED's realtime timeout byte): a ddp controller must leave it out (refused)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -136,6 +150,7 @@ class Layout(_Model):
     gamma: Annotated[float, Field(ge=1.0, le=4.0, allow_inf_nan=False)] = 2.2
     brightness: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)] = 0.6
     sensor: Sensor = "presence"
+    wiring: Wiring = "rows"
     controllers: tuple[Controller, ...] = ()
     exceptions: tuple[CellLeds, ...] = Field(default=(), alias="cells")
 
@@ -155,6 +170,13 @@ class Layout(_Model):
             listed[exception.cell] = i
         seen_at: dict[tuple[str, int], int] = {}
         for i, controller in enumerate(self.controllers):
+            if controller.protocol == "ddp" and "timeout_s" in controller.model_fields_set:
+                # A key that would do nothing: the builder may believe DDP has a timeout. It has none.
+                raise _KeyedError(
+                    f"controllers.{i}.timeout_s",
+                    "a ddp controller takes no timeout_s (DDP has no timeout field; WLED falls back after its"
+                    " own realtime timeout setting): leave it out, or use protocol dnrgb",
+                )
             where = (controller.host.lower(), controller.port)
             if where in seen_at:
                 raise _KeyedError(
@@ -167,8 +189,7 @@ class Layout(_Model):
         for cell in self._grid():
             index = listed.get(cell)
             if index is None:
-                base = (cell[1] * self.columns + cell[0]) * self.leds_per_cell
-                leds = tuple(range(base, base + self.leds_per_cell))
+                leds = _default_leds(cell, self.columns, self.leds_per_cell, self.wiring)
             else:
                 leds = self.exceptions[index].leds
             for led in leds:
@@ -278,11 +299,18 @@ class Layout(_Model):
         for leds in given.values():
             counts[len(leds)] = counts.get(len(leds), 0) + 1
         per_cell = max(sorted(counts), key=lambda n: counts[n])
-        exceptions = []
-        for (c, r), leds in sorted(given.items(), key=lambda item: (item[0][1], item[0][0])):
-            base = (r * birth.columns + c) * per_cell
-            if leds != tuple(range(base, base + per_cell)):
-                exceptions.append(CellLeds(cell=(c, r), leds=leds))
+        # A birth does not say its wiring: the one that leaves the fewest exceptions (rows on a tie).
+        ordered = sorted(given.items(), key=lambda item: (item[0][1], item[0][0]))
+        wirings: tuple[Wiring, ...] = ("rows", "serpentine")
+        found = {
+            way: [
+                CellLeds(cell=cell, leds=leds)
+                for cell, leds in ordered
+                if leds != _default_leds(cell, birth.columns, per_cell, way)
+            ]
+            for way in wirings
+        }
+        wiring: Wiring = "serpentine" if len(found["serpentine"]) < len(found["rows"]) else "rows"
         data = {
             "name": birth.device,
             "columns": birth.columns,
@@ -290,9 +318,18 @@ class Layout(_Model):
             "cell_inches": birth.cell_inches,
             "leds_per_cell": per_cell,
             "sensor": birth.sensor,
-            "cells": exceptions,
+            "wiring": wiring,
+            "cells": found[wiring],
         }
         return _validated(data, source)
+
+
+def _default_leds(cell: TableCell, columns: int, per_cell: int, wiring: Wiring) -> tuple[int, ...]:
+    """A cell's LEDs by the default numbering of a wiring (lowest first)."""
+    c, r = cell
+    along = columns - 1 - c if wiring == "serpentine" and r % 2 == 1 else c
+    base = (r * columns + along) * per_cell
+    return tuple(range(base, base + per_cell))
 
 
 def _key(loc: tuple[int | str, ...]) -> str:
@@ -370,11 +407,15 @@ def make_layout(
     brightness: float = 0.6,
     sensor: Sensor = "presence",
     timeout_s: int = 2,
+    wiring: Wiring = "rows",
 ) -> str:
     """A layout's TOML text, checked by loading it back (LayoutError if it would be refused).
 
     A controller is a ``Controller`` or ``protocol:host:port[:leds]``; the last one may leave out its LEDs: it
-    takes every LED the others leave (columns x rows x leds_per_cell in all)."""
+    takes every LED the others leave (columns x rows x leds_per_cell in all). ``timeout_s`` is written for the
+    dnrgb controllers only (DDP has none); ``wiring`` is "rows" or "serpentine"."""
+    if wiring not in ("rows", "serpentine"):
+        raise ValueError(f"wiring must be rows or serpentine, got {wiring!r}")
     needed = columns * rows * leds_per_cell
     parsed: list[Controller] = []
     for i, item in enumerate(controllers):
@@ -386,26 +427,30 @@ def make_layout(
             if i != len(controllers) - 1:
                 raise ValueError(f"controller {item!r}: only the last controller may leave out its LEDs")
             leds = max(1, needed - sum(c.leds for c in parsed))
+        name_i = f"controller-{i + 1}"
         parsed.append(
-            Controller(
-                name=f"controller-{i + 1}",
-                protocol=protocol,
-                host=host,
-                port=port,
-                leds=leds,
-                timeout_s=timeout_s,
-            )
+            Controller(name=name_i, protocol=protocol, host=host, port=port, leds=leds, timeout_s=timeout_s)
+            if protocol == "dnrgb"
+            else Controller(name=name_i, protocol=protocol, host=host, port=port, leds=leds)
         )
     title = name or f"A {columns} x {rows} hex table"
     lines = [
         f"# {title}: made by `iwgt hardware layout`. Cells are odd-r [column, row] (odd rows shoved half a",
         "# cell right), row 0 at the far edge (the top of the screen); LEDs of cell (c, r) are",
-        "# (r * columns + c) * leds_per_cell + k unless a [[cells]] entry says otherwise.",
+        "# (r * columns + c) * leds_per_cell + k unless a [[cells]] entry says otherwise"
+        + (
+            " (serpentine: on an\n# odd row the column counts from the right, columns - 1 - c)."
+            if wiring == "serpentine"
+            else "."
+        ),
         f"name = {_string(title)}",
         f"columns = {columns}",
         f"rows = {rows}",
         f"cell_inches = {_number(cell_inches)}        # a cell's width across flats, in inches",
         f"leds_per_cell = {leds_per_cell}",
+        f'wiring = {_string(wiring)}          # or "serpentine": odd rows run right to left'
+        if wiring == "rows"
+        else f"wiring = {_string(wiring)}    # odd rows' LEDs run right to left (a zig-zag strip)",
         f"gamma = {_number(gamma)}",
         f"brightness = {_number(brightness)}         # 0..1, applied after gamma",
         f'sensor = {_string(sensor)}      # or "identity"'
@@ -422,8 +467,11 @@ def make_layout(
             f"host = {_string(controller.host)}",
             f"port = {controller.port}",
             f"leds = {controller.leds}",
-            f"timeout_s = {controller.timeout_s}",
         ]
+        if controller.protocol == "dnrgb":  # DDP has no timeout: the layout refuses one there
+            lines.append(
+                f"timeout_s = {controller.timeout_s}            # WLED's realtime timeout (1..254 s)"
+            )
         start += controller.leds
     text = "\n".join(lines) + "\n"
     parse_layout(text, "the layout made")

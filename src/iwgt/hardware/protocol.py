@@ -49,6 +49,11 @@ MAX_PAYLOAD: Final = 256 * 1024
 MAX_COORDINATE: Final = 1023
 """The largest column or row of a table cell (a table has at most 1,024 columns and 1,024 rows)."""
 
+MAX_COUNTER: Final = 2**31 - 1
+"""The largest ``session`` and ``seq``: firmware keeps them in 32-bit signed integers. A controller whose
+``seq`` would pass it starts a new session (seq 1 again); a session counter that wraps back to 1 is a table
+whose flash lost its counter, which the referee follows afresh."""
+
 TableCell = tuple[int, int]
 """A cell of the physical table: odd-r offset [column, row], JSON ``[c, r]``."""
 
@@ -155,8 +160,12 @@ Effect = Annotated[str, AfterValidator(_check_effect)]
 """An effect name field: a-z, 0-9 and _, at most 40 characters."""
 Token = Annotated[str, AfterValidator(_check_token)]
 """An id field (command, referee, request, tag, firmware): 1 to 64 printable ASCII characters, no space."""
-Session = Annotated[int, Field(ge=1)]
-"""A session counter: at least 1."""
+Session = Annotated[int, Field(ge=1, le=MAX_COUNTER)]
+"""A session counter: 1 to MAX_COUNTER (2**31 - 1)."""
+Seq = Annotated[int, Field(ge=1, le=MAX_COUNTER)]
+"""A sensor event's number within its session: 1 to MAX_COUNTER."""
+SeqSeen = Annotated[int, Field(ge=0, le=MAX_COUNTER)]
+"""The last sensor event a snapshot includes: 0 (none yet) to MAX_COUNTER."""
 Count = Annotated[int, Field(ge=1, le=MAX_COORDINATE + 1)]
 """A number of columns or rows: 1 to 1,024."""
 Led = Annotated[int, Field(ge=0)]
@@ -231,7 +240,7 @@ class SensorEvent(Message):
     KIND: ClassVar[str] = "sensor"
     v: Literal[1] = 1
     session: Session
-    seq: Annotated[int, Field(ge=1)]
+    seq: Seq
     cell: Cell
     event: Literal["lifted", "placed"]
     tag: Token | None = None
@@ -252,7 +261,7 @@ class Snapshot(Message):
     KIND: ClassVar[str] = "snapshot"
     v: Literal[1] = 1
     session: Session
-    seq: Annotated[int, Field(ge=0)]
+    seq: SeqSeen
     request: Token | None = None
     occupied: tuple[Occupied, ...]
 
@@ -443,6 +452,8 @@ def _sentence(error: Any) -> str:
         what = f"must be more than {_number(ctx['gt'])}"
     elif kind == "less_than_equal":
         what = f"must be at most {_number(ctx['le'])}"
+        if ctx["le"] == MAX_COUNTER:
+            what += " (2**31 - 1: firmware keeps it in a 32-bit signed integer)"
     elif kind in ("too_short", "string_too_short"):
         what = "must not be empty" if ctx.get("min_length", 1) == 1 else f"needs {ctx['min_length']} at least"
     elif kind in ("too_long", "string_too_long"):

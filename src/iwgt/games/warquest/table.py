@@ -211,10 +211,19 @@ class WqAdapter:
     # ------------------------------------------------------------------------------ physical table
 
     def surface(self, observation: JSON) -> Surface:
-        """The map's regions, each outline in inches (the map's own geometry), on its board's size."""
+        """The map's regions, each outline in inches on its board's size, turned y-up as a Surface wants.
+
+        The map's own points have y down (maps.py: the screen draws the top of the map first), a Surface's y
+        points up from the bottom-left corner: y becomes ``height - y``, so the map's top edge lies at the
+        table's far edge, where the screen draws it (a region at the top of the map lights the table's first
+        rows)."""
         m = load_map(str(observation["map"]))
-        outlines = {rid: tuple(m.geometry.outlines[rid]) for rid in m.regions}
-        return Surface("regions", float(m.width), float(m.height), outlines)
+        height = float(m.height)
+        outlines = {
+            rid: tuple((float(x), height - float(y)) for x, y in m.geometry.outlines[rid])
+            for rid in m.regions
+        }
+        return Surface("regions", float(m.width), height, outlines)
 
     def pieces(self, observation: JSON) -> list[Piece]:
         """None: a region holds many troops, so the sensors follow no piece (the touchscreen moves them)."""
