@@ -244,6 +244,7 @@ class NoDelayMosquitto(MosquittoBroker):
 async def start_broker(kind: str, folder: Path, *, nodelay: bool = False) -> Any:
     """A broker with the data folder's users on a free port: amqtt in this loop, or Mosquitto."""
     credentials = Credentials.load(folder)
+    credentials.device(DEVICE)  # the table and its LED driver log in as the device itself
     if kind == "mosquitto":
         if not MosquittoBroker.available():
             raise typer.BadParameter("Mosquitto is not installed at /usr/sbin/mosquitto (make mosquitto)")
@@ -427,7 +428,7 @@ async def make_rig(broker: Any, folder: Path, fps: float, *, leds_process: bool 
     adapter: Any = table_of(live.plugin)
     obs = live.game.observe(live.state, None)
     place = placement(layout, adapter.surface(obs))
-    sim = SimTable(layout, DEVICE, broker.url("table"))
+    sim = SimTable(layout, DEVICE, broker.url(DEVICE))
     cells = [place.to_table(p.cell) for p in adapter.pieces(obs)]
     sim.table.stand(c for c in cells if c is not None)
     bridge = TableBridge(manager, MqttUrl.parse(broker.url("referee")))
@@ -441,12 +442,12 @@ async def make_rig(broker: Any, folder: Path, fps: float, *, leds_process: bool 
     if leds_process:
         iwgt = Path(sys.executable).parent / "iwgt"
         args = ["hardware", "leds", "--device", DEVICE, "--layout", str(layout_file(layout, folder))]
-        args += ["--mqtt", broker.url("table"), "--fps", f"{fps:g}"]
+        args += ["--mqtt", broker.url(DEVICE), "--fps", f"{fps:g}"]
         process = await asyncio.create_subprocess_exec(
             str(iwgt), *args, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
         )
     else:
-        tasks.append(loop.create_task(run_from_mqtt(broker.url("table"), DEVICE, layout, fps, driver=driver)))
+        tasks.append(loop.create_task(run_from_mqtt(broker.url(DEVICE), DEVICE, layout, fps, driver=driver)))
     rig = Rig(broker, manager, session, bridge, sim, driver, listeners, layout, place, marks, tasks, process)
     await until(lambda: DEVICE in bridge.devices and bridge.devices[DEVICE].online, "the table's birth")
     await bridge.bind(DEVICE, session.row.id)

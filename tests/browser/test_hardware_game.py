@@ -71,9 +71,13 @@ class BridgeServer(Server):
         answers(self.base + "/api/games", self.proc, self.data / "server.log")
 
     def table_url(self) -> str:
-        """The broker URL of the ``table`` user (iwgt hardware credentials), as a table logs in."""
+        """The device's own broker URL (iwgt hardware credentials --device, made while the server runs)."""
         out = subprocess.run(
-            [*_iwgt(), "hardware", "credentials", "--data", str(self.data), "--port", str(self.mqtt_port)],
+            [
+                *_iwgt(),
+                *("hardware", "credentials", "--device", DEVICE),
+                *("--data", str(self.data), "--port", str(self.mqtt_port)),
+            ],
             check=True,
             capture_output=True,
             text=True,

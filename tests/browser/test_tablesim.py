@@ -111,6 +111,7 @@ def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
     try:
         assert broker.stdout is not None and broker.stdout.readline().strip() == b"ready"
         creds = Credentials.load(data)
+        creds.device(DEVICE)  # the sim's own login, made after the broker started (it reads the file again)
         sim = subprocess.Popen(
             [
                 *_iwgt(),
@@ -120,7 +121,7 @@ def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
                 "--data",
                 str(data),
                 "--mqtt",
-                creds.url("table", "127.0.0.1", mqtt_port),
+                creds.url(DEVICE, "127.0.0.1", mqtt_port),
                 "--port",
                 str(page_port),
             ],

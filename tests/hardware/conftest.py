@@ -6,11 +6,17 @@ skipped when it is missing, unless the environment sets ``IWGT_REQUIRE_MOSQUITTO
 fails). It yields a ``BrokerHandle``:
 
 - ``url_referee``: ``mqtt://referee:<password>@127.0.0.1:<port>`` (every topic);
-- ``url_table``: ``mqtt://table:<password>@127.0.0.1:<port>`` (a table's rights only: publish a device's
-  status/sensor/snapshot/ack; subscribe a device's frame/cmd/error and the referee status);
+- ``url_device(d)``: the login of device ``d`` (``t1`` and ``t2`` exist from the start): publish only its own
+  status/sensor/snapshot/ack; subscribe only its own frame/cmd/error and the referee status;
+- ``url_table``: the shared ``table`` login, made here on purpose (a data folder has none unless asked:
+  ``iwgt hardware credentials --shared-table-login``): the same rights under EVERY device id, for tests
+  that play several devices with one client;
+- ``await add_device(d)``: a device login made while the broker runs (written to the credentials file, as
+  ``iwgt hardware credentials --device d`` does; Mosquitto is then reloaded); its URL. ``await reload()``:
+  the reload alone, after the file was changed some other way;
 - ``await restart()``: stops the broker and starts it again on the same port with the same users (every
   client's line drops; retained messages are gone, as after a real broker restart);
-- also ``kind`` ("embedded" or "mosquitto"), ``host``, ``port`` and ``url(user)``.
+- also ``kind`` ("embedded" or "mosquitto"), ``host``, ``port``, ``credentials`` and ``url(user)``.
 
 The URLs are plain strings: pass them to ``iwgt.hardware.mqtt.client`` / ``run_forever`` or anything taking
 ``--mqtt``. Each test gets a fresh broker (no retained message leaks from one test into the next; a start
@@ -38,6 +44,8 @@ from iwgt.hardware.broker import free_port as _free_port
 
 BROKERS = ("embedded", "mosquitto")
 """The brokers every ``broker`` test runs against."""
+DEVICES = ("t1", "t2")
+"""The device logins every ``broker`` fixture has from its start."""
 HOST = "127.0.0.1"
 
 
@@ -65,6 +73,7 @@ class BrokerHandle:
     port: int
     credentials: Credentials
     _restart: Callable[[], Awaitable[None]]
+    _reload: Callable[[], Awaitable[None]]
 
     @property
     def url_referee(self) -> str:
@@ -73,8 +82,22 @@ class BrokerHandle:
 
     @property
     def url_table(self) -> str:
-        """The table user's URL (a device's topics only)."""
+        """The shared table login's URL (the table-side topics of every device)."""
         return self.url("table")
+
+    def url_device(self, device: str) -> str:
+        """A device's own login (one of DEVICES, or made by ``add_device``): its own topics only."""
+        return self.url(device)
+
+    async def add_device(self, device: str) -> str:
+        """Make a device login while the broker runs (as ``iwgt hardware credentials --device``); its URL."""
+        self.credentials.device(device)
+        await self.reload()
+        return self.url(device)
+
+    async def reload(self) -> None:
+        """Let the broker see the credentials file as it is now (Mosquitto: SIGHUP; embedded: by itself)."""
+        await self._reload()
 
     def url(self, user: str) -> str:
         """The URL of a user of this broker."""
@@ -116,16 +139,25 @@ def free_port() -> int:
 
 @pytest.fixture(params=BROKERS)
 def broker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerHandle]:
-    """A running broker (embedded amqtt, then Mosquitto) with users referee and table; see the module."""
+    """A running broker (embedded amqtt, then Mosquitto) with users referee, table, t1, t2; see the module."""
     kind: str = request.param
-    credentials = Credentials.generate()
+    credentials = Credentials.load(tmp_path / "users")  # a real credentials file: add_device writes it
+    credentials.shared_table()
+    for device in DEVICES:
+        credentials.device(device)
     port = _free_port(HOST)
     if kind == "embedded":
         embedded = EmbeddedBroker(HOST, port, credentials)
         runner = _LoopThread()
+
+        async def nothing() -> None:
+            """The embedded broker reads the changed credentials file at the next login by itself."""
+
         try:
             runner.call(embedded.start())
-            yield BrokerHandle(kind, HOST, port, credentials, lambda: runner.acall(embedded.restart()))
+            yield BrokerHandle(
+                kind, HOST, port, credentials, lambda: runner.acall(embedded.restart()), nothing
+            )
         finally:
             runner.call(embedded.stop())
             runner.close()
@@ -134,6 +166,6 @@ def broker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BrokerHan
         mosquitto = MosquittoBroker(port, credentials, tmp_path / "mosquitto", host=HOST)
         asyncio.run(mosquitto.start())
         try:
-            yield BrokerHandle(kind, HOST, port, credentials, mosquitto.restart)
+            yield BrokerHandle(kind, HOST, port, credentials, mosquitto.restart, mosquitto.reload)
         finally:
             asyncio.run(mosquitto.stop())

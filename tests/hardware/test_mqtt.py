@@ -125,7 +125,10 @@ def test_client_options() -> None:
 
 def test_publish_and_subscribe_round_trip(broker: BrokerHandle) -> None:
     async def body() -> None:
-        async with client(broker.url_referee, "referee") as referee, client(broker.url_table, "t1") as table:
+        async with (
+            client(broker.url_referee, "referee") as referee,
+            client(broker.url_device("t1"), "t1") as table,
+        ):
             await table.subscribe("iwgt/v1/tables/t1/frame", qos=1)
             await referee.subscribe("iwgt/v1/tables/t1/sensor", qos=1)
             await referee.publish("iwgt/v1/tables/t1/frame", b'{"v":1}', qos=1)
@@ -145,7 +148,7 @@ def test_retained_birth_and_last_will_on_an_unclean_drop(broker: BrokerHandle) -
         will = aiomqtt.Will(status, b'{"online":false}', qos=1, retain=True)
         async with client(broker.url_referee, "referee") as referee:
             await referee.subscribe(status, qos=1)
-            table = client(broker.url_table, "t1", will=will)
+            table = client(broker.url_device("t1"), "t1", will=will)
             await table.__aenter__()
             await table.publish(status, b'{"online":true}', qos=1, retain=True)
             messages = aiter(referee.messages)
@@ -188,7 +191,7 @@ def test_reconnect_loop_survives_a_broker_restart(broker: BrokerHandle) -> None:
                 await received.put(bytes(message.payload))  # type: ignore[arg-type]
 
         loop = asyncio.create_task(
-            run_forever(broker.url_table, "t1", on_connect, on_disconnect=drops.append)
+            run_forever(broker.url_device("t1"), "t1", on_connect, on_disconnect=drops.append)
         )
         try:
             assert await connections.get() == 1
@@ -211,14 +214,14 @@ def test_reconnect_loop_survives_a_broker_restart(broker: BrokerHandle) -> None:
 
 
 def test_reconnect_loop_gives_up_on_a_wrong_password(broker: BrokerHandle) -> None:
-    url = MqttUrl.parse(broker.url_table)
-    wrong = url.with_user("table", "not-the-password")
+    url = MqttUrl.parse(broker.url_device("t1"))
+    wrong = url.with_user("t1", "not-the-password")
 
     async def never(_: aiomqtt.Client) -> None:
         raise AssertionError("connected with a wrong password")
 
     async def body() -> None:
-        with pytest.raises(MqttAuthError, match="refused user 'table'") as caught:
+        with pytest.raises(MqttAuthError, match="refused user 't1'") as caught:
             await run_forever(wrong, "t1", never)
         assert "not-the-password" not in str(caught.value)
 

@@ -1,14 +1,20 @@
 """The MQTT brokers ``iwgt`` runs for the physical table: an embedded one (amqtt) and Debian's Mosquitto.
 
 Both require a user name and password (no anonymous login, ever) from one credentials file,
-``<data>/mqtt-users.toml`` (mode 0600; users ``referee`` and ``table`` with random passwords), and both
-enforce the same topic rights (``allowed``): ``referee`` may do anything; ``table`` (the devices) may
-publish only a table's status, sensor, snapshot and ack, and subscribe only to a table's frame, cmd and
-error and to the referee's status. The embedded broker enforces them with two small plug-ins of ours
+``<data>/mqtt-users.toml`` (mode 0600; random passwords: ``referee``, and one login per device whose user
+name is its device id, made on first use by ``Credentials.device``), and both enforce the same topic rights
+(``allowed``): ``referee`` may do anything; a device may publish only its OWN status, sensor, snapshot and
+ack, and subscribe only to its own frame, cmd and error and to the referee's status, so that no table can
+speak for another. The shared ``table`` login of old (the same rights under every device id) exists only
+when asked for (``Credentials.shared_table``: the tests and benchmarks use it); any other user name has no
+rights and cannot log in. A device added while a broker runs needs no restart: the embedded broker reads the
+file again on a login when it changed, and ``MosquittoBroker.reload`` rewrites Mosquitto's files and sends
+it SIGHUP. The embedded broker enforces them with two small plug-ins of ours
 (``PasswordAuthPlugin``, ``TopicRightsPlugin``): amqtt 0.12's own ACL plug-in can only take subscribe rules
 through its deprecated ``acl`` option, and its file auth needs argon2 hashes on disk for passwords we hold in
 memory anyway; a third (``KeepAlivePlugin``) drops silent clients, which amqtt 0.12 never does. Mosquitto
-gets a generated config, password file (its ``$7$`` PBKDF2-SHA512 format) and ACL file. A refused publish is
+gets a generated config, password file (its ``$7$`` PBKDF2-SHA512 format) and ACL file (``pattern`` lines
+with ``%u``, the user name, for the devices). A refused publish is
 dropped by either broker (MQTT 3.1.1 has no negative PUBACK); a refused subscription gets the failure code
 0x80 from amqtt, while Mosquitto 2.0 grants it and delivers nothing the user may not read.
 """
@@ -18,17 +24,20 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import fcntl
 import hashlib
 import hmac
 import logging
 import os
 import pwd
+import re
 import secrets
+import signal
 import socket
 import subprocess
-import time
 import tomllib
 import weakref
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -45,7 +54,7 @@ from iwgt.hardware.protocol import PREFIX, REFEREE_LEAVES, REFEREE_STATUS, TABLE
 __all__ = [
     "CREDENTIALS_FILE",
     "MOSQUITTO",
-    "USERS",
+    "RESERVED",
     "BrokerError",
     "Credentials",
     "EmbeddedBroker",
@@ -56,7 +65,9 @@ __all__ = [
     "TopicRightsPlugin",
     "allowed",
     "default_data_dir",
+    "device_rights",
     "free_port",
+    "is_login",
     "mosquitto_password_line",
 ]
 
@@ -64,17 +75,22 @@ log = logging.getLogger(__name__)
 
 CREDENTIALS_FILE = "mqtt-users.toml"
 """The credentials file's name inside the data folder."""
-USERS = ("referee", "table")
-"""The broker's users: the referee (every topic) and the tables (the devices: their own topics only)."""
+RESERVED = ("referee", "table")
+"""User names that are no device's: the referee (every topic) and the shared table login (if made)."""
 MOSQUITTO = Path("/usr/sbin/mosquitto")
 """Debian's Mosquitto broker (``make mosquitto`` installs it)."""
 START_TIMEOUT_S = 10.0
-"""How long a broker may take to accept connections before its start is an error."""
+"""How long a broker may take to accept connections (or Mosquitto to reload) before it is an error."""
+RELOADING = "Reloading config"
+"""What Mosquitto logs when SIGHUP makes it read its password and ACL files again."""
 
 TABLE_PUBLISH = tuple(f"{PREFIX}/+/{leaf}" for leaf in TABLE_LEAVES)
-"""What the ``table`` user may publish: the table-to-referee leaves of any device."""
+"""What the shared ``table`` login may publish: the table-to-referee leaves of any device."""
 TABLE_SUBSCRIBE = (*(f"{PREFIX}/+/{leaf}" for leaf in REFEREE_LEAVES), REFEREE_STATUS)
-"""What the ``table`` user may subscribe to: the referee-to-table leaves of any device and REFEREE_STATUS."""
+"""What the shared ``table`` login may subscribe to: any device's referee-to-table leaves, REFEREE_STATUS."""
+
+# protocol.is_device's pattern, matched whole (its "$" would let a trailing newline through).
+_DEVICE_LOGIN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 
 
 class BrokerError(RuntimeError):
@@ -99,40 +115,54 @@ def default_data_dir() -> Path:
     return user_data_path("iwgt", appauthor=False)
 
 
-@dataclass(frozen=True)
+def is_login(user: str) -> bool:
+    """Whether a user name may log in at all: ``referee``, the shared ``table`` or a device id."""
+    return user in RESERVED or _DEVICE_LOGIN.fullmatch(user) is not None
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a changed file (inode, size, mtime): a rewrite is a new inode (it is replaced whole)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@dataclass(eq=False)
 class Credentials:
-    """The broker users' passwords, from ``<dir>/mqtt-users.toml`` (created 0600 with random ones)."""
+    """The broker users' passwords, from ``<dir>/mqtt-users.toml`` (created 0600 with random ones).
+
+    The users: ``referee`` (always), one per device (its user name is its device id; created by
+    ``device()``), and the shared ``table`` login only when asked for (``shared_table()``): every device
+    holding it could speak for every other.
+    """
 
     passwords: dict[str, str]
     path: Path | None = None
+    _stamp: tuple[int, int, int] | None = field(default=None, repr=False)
 
     @classmethod
-    def generate(cls) -> Credentials:
-        """Fresh random passwords, kept in memory only."""
-        return cls({user: secrets.token_urlsafe(24) for user in USERS})
+    def generate(cls, *, shared_table: bool = False) -> Credentials:
+        """Fresh random passwords, kept in memory only: ``referee`` (and ``table`` if asked)."""
+        users = ("referee", "table") if shared_table else ("referee",)
+        return cls({user: _new_password() for user in users})
 
     @classmethod
     def load(cls, folder: Path) -> Credentials:
         """The credentials of a data folder: read ``mqtt-users.toml``, or create it (0600) on first use."""
         path = Path(folder) / CREDENTIALS_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
-        fresh = cls.generate()
-        try:
-            # O_EXCL: two iwgt processes starting at once must not both write (one would lose its passwords).
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            # Another process may have created it an instant ago and still be writing it.
-            for _ in range(50):
-                if path.stat().st_size:
-                    break
-                time.sleep(0.02)
-            return cls._read(path)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(fresh._toml())
-        return cls(fresh.passwords, path)
+        if not path.exists():
+            with _locked(path):
+                # Two iwgt processes starting at once: the second finds the first's file under the lock.
+                if not path.exists():
+                    _write_private(path, _toml(cls.generate().passwords), atomic=True)
+        return cls._read(path)
 
     @classmethod
     def _read(cls, path: Path) -> Credentials:
+        stamp = _stamp(path)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -140,42 +170,108 @@ class Credentials:
         users = data.get("users")
         if not isinstance(users, dict):
             raise BrokerError(f"the MQTT credentials {path} have no [users] table")
+        referee = users.get("referee")
+        if not isinstance(referee, str) or not referee:
+            raise BrokerError(f"the MQTT credentials {path} give no password for user 'referee'")
         passwords: dict[str, str] = {}
-        for user in USERS:
-            password = users.get(user)
-            if not isinstance(password, str) or not password:
+        for user, password in users.items():
+            if not is_login(user):
+                # Never a login: such a name gets no rights on either broker.
+                log.warning("%s: %r is not a device id: that user is ignored", path, user)
+            elif not isinstance(password, str) or not password:
                 raise BrokerError(f"the MQTT credentials {path} give no password for user {user!r}")
-            passwords[user] = password
+            else:
+                passwords[user] = password
         if path.stat().st_mode & 0o077:
             # Passwords readable by others: close the file again rather than refuse to start.
             log.warning("%s was readable by other users: mode set back to 0600", path)
             path.chmod(0o600)
-        return cls(passwords, path)
-
-    def _toml(self) -> str:
-        lines = [
-            "# The MQTT users of this iwgt's brokers: keep this file private (mode 0600).",
-            "# A physical table logs in as `table`; `iwgt hardware credentials` prints its broker URL.",
-            "[users]",
-        ]
-        lines += [f'{user} = "{self.passwords[user]}"' for user in USERS]
-        return "\n".join(lines) + "\n"
+        return cls(passwords, path, stamp)
 
     @classmethod
     def of_data(cls, data: Path | None = None) -> Credentials:
         """The credentials of a data folder (default: ``iwgt serve``'s), created on first use."""
         return cls.load(data if data is not None else default_data_dir())
 
+    def refresh(self) -> bool:
+        """Read the file again if it changed since (another process added a device); whether it did."""
+        if self.path is None or _stamp(self.path) == self._stamp:
+            return False
+        fresh = Credentials._read(self.path)
+        self.passwords.clear()
+        self.passwords.update(fresh.passwords)
+        self._stamp = fresh._stamp
+        return True
+
+    def device(self, device_id: str) -> str:
+        """A device's password (its user name is its device id), created on first use and saved."""
+        if device_id in RESERVED or _DEVICE_LOGIN.fullmatch(device_id) is None:
+            raise BrokerError(
+                f"{device_id!r} cannot be a device's login: 1 to 32 of a-z, 0-9, _ and -, from a letter or"
+                f" digit, and not {' or '.join(RESERVED)}"
+            )
+        return self._add(device_id)
+
+    def shared_table(self) -> str:
+        """The shared ``table`` login's password, created when asked for (it may speak as any device)."""
+        return self._add("table")
+
+    def _add(self, user: str) -> str:
+        if self.path is None:
+            return self.passwords.setdefault(user, _new_password())
+        with _locked(self.path):
+            # Under the lock and from the file as it is now: another process may have added users meanwhile.
+            self.refresh()
+            if user not in self.passwords:
+                passwords = {**self.passwords, user: _new_password()}
+                _write_private(self.path, _toml(passwords), atomic=True)
+                self.refresh()
+        return self.passwords[user]
+
     def password(self, user: str) -> str:
-        """The password of one of USERS."""
+        """The password of a user (``referee``, a device created by ``device()``, ``table`` if made)."""
+        if user not in self.passwords:
+            self.refresh()
         try:
             return self.passwords[user]
         except KeyError:
-            raise BrokerError(f"no MQTT user {user!r} (the users are {', '.join(USERS)})") from None
+            raise BrokerError(
+                f"no MQTT user {user!r} (the users are {', '.join(sorted(self.passwords))};"
+                " a device's is made by iwgt hardware credentials --device D)"
+            ) from None
 
     def url(self, user: str, host: str = "127.0.0.1", port: int = 1883, *, ca: Path | None = None) -> str:
         """The whole broker URL for a user, password included (``mqtts://...?ca=`` given a CA file)."""
         return MqttUrl(host, port, user, self.password(user), tls=ca is not None, ca=ca).text()
+
+
+def _new_password() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _toml(passwords: dict[str, str]) -> str:
+    """The credentials file: referee first, then the shared table login if any, then the devices by name."""
+    order = [user for user in RESERVED if user in passwords] + sorted(set(passwords) - set(RESERVED))
+    lines = [
+        "# The MQTT users of this iwgt's brokers: keep this file private (mode 0600).",
+        "# A physical table logs in as its device id: `iwgt hardware credentials --device D` adds D and",
+        "# prints its broker URL. The embedded broker reads this file again when it changes.",
+        "[users]",
+    ]
+    lines += [f'{user} = "{passwords[user]}"' for user in order]
+    return "\n".join(lines) + "\n"
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the credentials' lock file (one writer at a time, across processes)."""
+    lock = path.with_name(path.name + ".lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -199,14 +295,26 @@ def _covers(pattern: str, wanted: str) -> bool:
     return len(p_levels) == len(w_levels)
 
 
+def device_rights(device: str, action: Literal["publish", "subscribe"]) -> tuple[str, ...]:
+    """A device user's topics: publish its own status/sensor/snapshot/ack; read its frame/cmd/error and
+    the referee's status."""
+    if action == "publish":
+        return tuple(f"{PREFIX}/{device}/{leaf}" for leaf in TABLE_LEAVES)
+    return (*(f"{PREFIX}/{device}/{leaf}" for leaf in REFEREE_LEAVES), REFEREE_STATUS)
+
+
 def allowed(user: str | None, action: Literal["publish", "subscribe"], topic: str) -> bool:
     """Whether a broker user may publish to a topic or subscribe with a filter (the section-1 rights)."""
     if user == "referee":
         return True
+    if user is None or not is_login(user):
+        return False  # not a device id: no rights at all
+    # The user name is the device id (Mosquitto's "pattern ... %u" lines say the same); the shared table
+    # login also gets every device's topics (which include its own, as the pattern lines give it).
+    patterns = device_rights(user, action)
     if user == "table":
-        patterns = TABLE_PUBLISH if action == "publish" else TABLE_SUBSCRIBE
-        return any(_covers(pattern, topic) for pattern in patterns)
-    return False
+        patterns += TABLE_PUBLISH if action == "publish" else TABLE_SUBSCRIBE
+    return any(_covers(pattern, topic) for pattern in patterns)
 
 
 class PasswordAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
@@ -217,15 +325,30 @@ class PasswordAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
 
     @dataclass
     class Config:
-        """The users amqtt accepts: name -> password."""
+        """The users amqtt accepts (name -> password) and the credentials file they came from, if any."""
 
         users: dict[str, str] = field(default_factory=dict)
+        path: str | None = None
+
+    def __init__(self, context: Any) -> None:
+        """Hold the users, to be read again from their file when it changes."""
+        super().__init__(context)
+        config = cast(PasswordAuthPlugin.Config, self.config)
+        self._credentials = Credentials(dict(config.users), Path(config.path) if config.path else None)
+
+    def _users(self) -> dict[str, str]:
+        """The users now: a device added since by another process (the same file) logs in at once."""
+        try:
+            self._credentials.refresh()
+        except BrokerError as exc:  # a file half edited by hand: keep the users we had
+            log.warning("the MQTT users were not read again: %s", exc)
+        return self._credentials.passwords
 
     async def authenticate(self, *, session: Any) -> bool:
         """True only for a known user with its password (anonymous and unknown users are refused)."""
-        users = cast(PasswordAuthPlugin.Config, self.config).users
+        users = self._users()
         username, password = session.username, session.password
-        if not username or password is None or username not in users:
+        if not username or password is None or username not in users or not is_login(username):
             return False
         if not hmac.compare_digest(str(password).encode(), users[username].encode()):
             return False
@@ -337,7 +460,10 @@ class EmbeddedBroker:
         return {
             "listeners": {"default": listener},
             "plugins": {
-                f"{__name__}.PasswordAuthPlugin": {"users": dict(self.credentials.passwords)},
+                f"{__name__}.PasswordAuthPlugin": {
+                    "users": dict(self.credentials.passwords),
+                    "path": None if self.credentials.path is None else str(self.credentials.path),
+                },
                 f"{__name__}.TopicRightsPlugin": {},
                 f"{__name__}.KeepAlivePlugin": {},
             },
@@ -454,17 +580,29 @@ def mosquitto_password_line(user: str, password: str, *, salt: bytes | None = No
     return f"{user}:$7$101${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
-def mosquitto_acl() -> str:
-    """The Mosquitto ACL file of the section-1 rights (the same as ``allowed``)."""
+def mosquitto_acl(users: Iterable[str] = ()) -> str:
+    """The Mosquitto ACL file of the section-1 rights (the same as ``allowed``) for these users.
+
+    A device's user name is its device id, so one set of ``pattern`` lines (``%u``: the user name; they
+    apply to every user) gives each device its own topics and nobody else's. The referee's status, the same
+    for all, is a ``topic`` line per device (Mosquitto warns of a pattern without ``%u``). The ``user table``
+    block is written only when the shared table login exists.
+    """
+    users = sorted(set(users))
     lines = [
         "# Written by iwgt: the topic rights of the physical table's users.",
-        "user referee",
-        "topic readwrite #",
-        "",
+        "# Every device (user name = device id): its own topics only.",
     ]
-    lines.append("user table")
-    lines += [f"topic write {pattern}" for pattern in TABLE_PUBLISH]
-    lines += [f"topic read {pattern}" for pattern in TABLE_SUBSCRIBE]
+    lines += [f"pattern write {t}" for t in device_rights("%u", "publish")]
+    lines += [f"pattern read {t}" for t in device_rights("%u", "subscribe") if "%u" in t]
+    lines += ["", "user referee", "topic readwrite #"]
+    for user in users:
+        if user == "table":
+            lines += ["", "user table"]
+            lines += [f"topic write {pattern}" for pattern in TABLE_PUBLISH]
+            lines += [f"topic read {pattern}" for pattern in TABLE_SUBSCRIBE]
+        elif user != "referee" and is_login(user):
+            lines += ["", f"user {user}", f"topic read {REFEREE_STATUS}"]
     return "\n".join(lines) + "\n"
 
 
@@ -515,16 +653,19 @@ class MosquittoBroker:
         password = self.credentials.password(user)
         return MqttUrl(_reachable(self.host), self.port, user, password, tls=self.tls is not None).text()
 
-    def write_config(self) -> Path:
-        """Write mosquitto.conf, the password file and the ACL file (all 0600); return the config's path."""
+    def write_users(self) -> tuple[Path, Path]:
+        """Write the password file and the ACL file (0600) from the credentials as they are now."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         passwords = self.workdir / "passwords"
         acl = self.workdir / "acl"
-        _write_private(
-            passwords,
-            "".join(mosquitto_password_line(u, p) + "\n" for u, p in self.credentials.passwords.items()),
-        )
-        _write_private(acl, mosquitto_acl())
+        users = {u: p for u, p in self.credentials.passwords.items() if is_login(u)}  # no other name logs in
+        _write_private(passwords, "".join(mosquitto_password_line(u, p) + "\n" for u, p in users.items()))
+        _write_private(acl, mosquitto_acl(users))
+        return passwords, acl
+
+    def write_config(self) -> Path:
+        """Write mosquitto.conf, the password file and the ACL file (all 0600); return the config's path."""
+        passwords, acl = self.write_users()
         lines = [
             "# Written by iwgt: a broker for the physical table (no anonymous login; topic rights per user).",
             "per_listener_settings false",
@@ -538,7 +679,7 @@ class MosquittoBroker:
             "log_type information",  # its "mosquitto version ... running" line says the listener is open
             "connection_messages false",
             # Frames are small and must go out at once: Nagle's algorithm added ~30 ms to every frame
-            # (benchmarks/hardware.py: the LED driver got its frame 22-36 ms late without this, 2-3 ms with it).
+            # (benchmarks/hardware.py: the LED driver got its frame 22-36 ms late without it, 2-3 ms with it).
             "set_tcp_nodelay true",
             f"listener {self.port} {self.host}",
         ]
@@ -584,6 +725,33 @@ class MosquittoBroker:
                 raise BrokerError(f"Mosquitto did not start on {self.host}:{self.port}: {why}")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
+
+    async def reload(self) -> None:
+        """Let in the devices added since the start: read the credentials file again, rewrite the password
+        and ACL files and send Mosquitto SIGHUP (it re-reads both); returns once it has re-read them."""
+        self.credentials.refresh()
+        self.write_users()
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        before = self._log_count(RELOADING)
+        process.send_signal(signal.SIGHUP)
+        # Mosquitto logs the line and reloads in one step of its single thread: a login after the line is
+        # checked against the new files.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_TIMEOUT_S
+        delay = 0.005
+        while self._log_count(RELOADING) <= before:
+            if process.poll() is not None or loop.time() > deadline:
+                raise BrokerError(f"Mosquitto did not reload its users: {self._failure()}")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    def _log_count(self, text: str) -> int:
+        try:
+            return self.log_path.read_text(errors="replace").count(text)
+        except OSError:
+            return 0
 
     def _logged_running(self) -> bool:
         try:
@@ -638,12 +806,19 @@ def _reachable(host: str) -> str:
     return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
 
 
-def _write_private(path: Path, text: str) -> None:
-    """Write a file only its owner may read (it holds password hashes or points at them)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+def _write_private(path: Path, text: str, *, atomic: bool = False) -> None:
+    """Write a file only its owner may read (it holds passwords, their hashes, or points at them).
+
+    ``atomic``: written beside it and renamed over it, so a reader (a broker checking a login) sees the old
+    file or the new one, never half of one.
+    """
+    target = path.with_name(f".{path.name}.{os.getpid()}.tmp") if atomic else path
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
-    path.chmod(0o600)
+    target.chmod(0o600)
+    if atomic:
+        os.replace(target, path)
 
 
 async def _accepts(host: str, port: int) -> bool:

@@ -74,7 +74,7 @@ def leds(
     layout: Annotated[Path, typer.Option(help="the table's layout TOML: cells, LEDs, controllers")],
     mqtt: Annotated[
         str | None,
-        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, user table)"),
+        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, as the device)"),
     ] = None,
     fps: Annotated[float, typer.Option(help="LED frames a second")] = 30.0,
     data: Annotated[Path | None, typer.Option(help="folder of mqtt-users.toml (default: user data)")] = None,
@@ -87,17 +87,42 @@ def leds(
 
 @hardware_app.command("credentials")
 def credentials(
+    device: Annotated[
+        str | None,
+        typer.Option(help="the table's device id: its own login (made on first use), its topics only"),
+    ] = None,
     data: Annotated[
         Path | None,
         typer.Option(help="folder of mqtt-users.toml (default: iwgt serve's data folder)"),
     ] = None,
     host: Annotated[str, typer.Option(help="the broker's address as the table reaches it")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="the broker's port (iwgt serve --mqtt-listen)")] = 1883,
+    shared_table_login: Annotated[
+        bool,
+        typer.Option(
+            "--shared-table-login",
+            help="the old shared login `table` instead (made on first use): it may speak as ANY device",
+        ),
+    ] = False,
 ) -> None:
-    """Print the broker URL a physical table logs in with (user table); creates the passwords on first use."""
-    from iwgt.hardware.broker import Credentials
+    """Print the broker URL a physical table logs in with: its own user (--device D), made on first use."""
+    from iwgt.hardware.broker import BrokerError, Credentials
 
-    typer.echo(Credentials.of_data(data).url("table", host, port))
+    if (device is None) == (not shared_table_login):
+        typer.echo("iwgt hardware credentials: give --device D (or --shared-table-login)", err=True)
+        raise typer.Exit(2)
+    try:
+        creds = Credentials.of_data(data)
+        # A running embedded broker of the same data folder reads the file again at the device's login.
+        user = "table" if device is None else device
+        if device is None:
+            creds.shared_table()
+        else:
+            creds.device(device)
+        typer.echo(creds.url(user, host, port))
+    except BrokerError as err:
+        typer.echo(f"iwgt hardware credentials: {err}", err=True)
+        raise typer.Exit(2) from None
 
 
 @hardware_app.command("sim")
@@ -110,7 +135,7 @@ def sim(
     ] = None,
     mqtt: Annotated[
         str | None,
-        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, user table)"),
+        typer.Option(help="broker URL mqtt://user:pass@host:port (default: the local one, as the device)"),
     ] = None,
     port: Annotated[int, typer.Option(help="port of the sim's page")] = 8100,
     sensor: Annotated[str, typer.Option(help="presence or identity")] = "presence",

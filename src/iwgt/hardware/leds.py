@@ -373,7 +373,8 @@ def main(device: str, layout_path: Path, mqtt: str | None, fps: float, data: Pat
     """``iwgt hardware leds``: drive the controllers until interrupted; prints the figures at the end.
 
     Without ``--mqtt``: the local broker (127.0.0.1:1883, as ``iwgt serve --table-bridge`` starts it) as the
-    ``table`` user of the data folder's credentials. Returns the exit code (2 for a bad argument)."""
+    device's own user of the data folder's credentials (made on first use). Returns the exit code (2 for a
+    bad argument)."""
     from iwgt.hardware.broker import BrokerError, Credentials
     from iwgt.hardware.layout import LayoutError, load_layout
     from iwgt.hardware.mqtt import MqttAuthError, MqttUrl, MqttUrlError
@@ -398,7 +399,9 @@ def main(device: str, layout_path: Path, mqtt: str | None, fps: float, data: Pat
             from platformdirs import user_data_path
 
             folder = data if data is not None else user_data_path("iwgt", appauthor=False)
-            mqtt = Credentials.load(folder).url("table")
+            creds = Credentials.load(folder)
+            creds.device(device)
+            mqtt = creds.url(device)
         url = MqttUrl.parse(mqtt)
     except (BrokerError, MqttUrlError) as err:
         return fail(str(err))

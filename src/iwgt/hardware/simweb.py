@@ -264,7 +264,7 @@ def main(
     host: str = "127.0.0.1",
 ) -> int:
     """``iwgt hardware sim`` / ``iwgt table-sim``: run a simulated table and its page; the exit status."""
-    from iwgt.hardware.broker import Credentials, default_data_dir
+    from iwgt.hardware.broker import BrokerError, Credentials, default_data_dir
     from iwgt.hardware.layout import LayoutError, load_layout
     from iwgt.hardware.mqtt import MqttUrl, MqttUrlError
     from iwgt.hardware.protocol import is_device
@@ -277,8 +277,13 @@ def main(
         return 2
     try:
         layout = load_layout(layout_path if layout_path is not None else DEFAULT_LAYOUT)
-        url = MqttUrl.parse(mqtt) if mqtt else MqttUrl.parse(Credentials.of_data(data).url("table"))
-    except (LayoutError, MqttUrlError, OSError) as exc:
+        if mqtt:
+            url = MqttUrl.parse(mqtt)
+        else:  # the local broker, as the device's own login (made on first use in the data folder)
+            creds = Credentials.of_data(data)
+            creds.device(device)
+            url = MqttUrl.parse(creds.url(device))
+    except (LayoutError, MqttUrlError, BrokerError, OSError) as exc:
         print(f"iwgt table-sim: {exc}")
         return 2
     folder = data if data is not None else default_data_dir()
