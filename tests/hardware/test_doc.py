@@ -112,3 +112,13 @@ def test_the_doc_led_driver_and_bridge_timings() -> None:
     assert sequence.GAP_TIMEOUT_S == 0.5
     assert bridge.RETRY_S == 1.0
     assert "after 5 s without the broker" in DOC and "every 0.5 s" in DOC and "GAP_TIMEOUT_S = 0.5" in DOC
+
+
+def test_the_doc_serpentine_example() -> None:
+    # "on a 3 x 2 table with one LED a cell, row 0 is LEDs 0, 1, 2 left to right and row 1 is 5, 4, 3"
+    text = 'columns = 3\nrows = 2\nleds_per_cell = 1\nwiring = "serpentine"\n'
+    text += '[[controllers]]\nname = "a"\nprotocol = "ddp"\nhost = "127.0.0.1"\nleds = 6\n'
+    layout = parse_layout(text, "serpentine.toml")
+    assert [layout.leds_of((c, 0))[0] for c in range(3)] == [0, 1, 2]
+    assert [layout.leds_of((c, 1))[0] for c in range(3)] == [5, 4, 3]
+    assert "row 1 is 5, 4, 3" in DOC.replace("\n  ", " ")
