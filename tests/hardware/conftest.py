@@ -38,9 +38,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from iwgt.hardware.broker import Credentials, EmbeddedBroker, MosquittoBroker
 from iwgt.hardware.broker import free_port as _free_port
+
+# Property tests here time nothing: on a loaded 2-core machine (CI runs two workers beside the brokers) the
+# generation of an example may take seconds, which Hypothesis's too_slow health check fails on. Not timed.
+settings.register_profile("hardware", suppress_health_check=[HealthCheck.too_slow], deadline=None)
+settings.load_profile("hardware")
 
 BROKERS = ("embedded", "mosquitto")
 """The brokers every ``broker`` test runs against."""
