@@ -261,6 +261,8 @@ class Play:
         self.tidies = 0
         self.cast = False
         self.moved_turns: set[int] = set()
+        self.put_down = False
+        self.waited = False
 
     def held(self, unit: int, origin: Cell) -> list[Cell]:
         """Lift ``unit`` off its cell on the sim; the touchscreen shows it in the air and its destinations,
@@ -276,6 +278,14 @@ class Play:
         dests = lit_cells(page, "destination")
         for d in dests[:3]:
             sim.wait_rgb(d, "green")
+        if not self.put_down:
+            # The screen's Put it down does not let go of a piece still in the air on the table: it says so.
+            self.put_down = True
+            tid(page, "put-down").click()
+            toast = page.locator('[data-testid="toast"]').last
+            expect(toast).to_contain_text("put the piece down on the table")
+            expect(tid(page, "hw-held")).to_be_visible()
+            assert page.evaluate("() => window.iwgtTable.selected") == unit
         return dests
 
     def move(self, turn: int) -> None:
@@ -421,6 +431,8 @@ def test_a_whole_game_on_the_simulated_table(
         pieces = len(hardware(page)["divergent"])
         assert pieces == 9, hardware(page)["divergent"]  # first_battle's nine units, all still in the box
         assert all(d["want"] == "piece" for d in hardware(page)["divergent"])
+        expect(tid(page, "hw-count")).to_have_text("9 cells differ from the game")
+        board = tid(page, "board").bounding_box()
         shot(page, "hwgame_01_empty_table")
         page.set_viewport_size(TABLET)
         shot(page, "hwgame_01_empty_table_tablet")
@@ -428,6 +440,7 @@ def test_a_whole_game_on_the_simulated_table(
         tidy(page, sim)
         play.tidies += 1
         agreed(page)
+        assert tid(page, "board").bounding_box() == board, "the board moved as the strip changed"
 
         # Deployment on the touchscreen; the bot deploys the Darkness.
         deploy(page)
@@ -442,6 +455,13 @@ def test_a_whole_game_on_the_simulated_table(
             if dismiss_report(page):
                 continue
             hw = hardware(page)
+            if hw["blocked"] and hw["divergent"] and not play.waited and not my_turn(page):
+                # The bot's move waits for hands on the table: the screen says so, not "the bot is playing".
+                play.waited = True
+                expect(tid(page, "hw-waiting")).to_contain_text("The table differs from the game")
+                expect(tid(page, "prompt")).not_to_contain_text("is playing")
+                expect(tid(page, "whose-turn")).to_have_text("Waiting for the table")
+                shot(page, "hwgame_06_waiting_for_hands")
             if hw["divergent"] and not hw["held"]:
                 tidy(page, sim)  # the bot's moves and the fallen units, put right
                 play.tidies += 1
@@ -474,6 +494,7 @@ def test_a_whole_game_on_the_simulated_table(
         assert play.illegal, "no piece was ever put down where the rules forbid"
         assert play.moves >= 2, f"the Light moved {play.moves} pieces on the table"
         assert play.tidies >= 2, "the bot's moves were never put right on the table"
+        assert play.waited, "the game never waited for hands on the table while the bot was to move"
         summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
         assert summary["status"] == "over"
         # The Light's moves went through the sensors: the log's steps say so (origin "sensor").
@@ -544,17 +565,116 @@ def test_the_lobby_refuses_a_board_too_big_and_carry_on_plays_past_the_table(
         expect(tid(page, "hw-blocked")).to_be_visible()
         expect(tid(page, "hw-divergent").locator("li")).to_have_count(9)
         expect(tid(page, "hw-divergent-0")).to_have_attribute("data-want", "piece")
-        expect(tid(page, "hw-divergent-0")).to_contain_text(re.compile(r"^put .+ back on \[\d, \d\]$"))
+        # Nothing stood there yet: the piece is put "on" its cell, not "back".
+        expect(tid(page, "hw-divergent-0")).to_contain_text(re.compile(r"^put .+ on \[\d, \d\]$"))
+        # The screen says the game waits for hands on the table, not for a seat.
+        expect(tid(page, "whose-turn")).to_have_text("Waiting for the table")
+        expect(tid(page, "hw-waiting")).to_contain_text("The table differs from the game: put ")
+        # At 1024 x 768 the nine cells do not all fit the strip: their count, and a cue that more lie below.
+        expect(tid(page, "hw-count")).to_have_text("9 cells differ from the game")
+        expect(tid(page, "hw-more")).to_be_visible()
+        expect(tid(page, "hw-more")).to_contain_text("more below")
+        # An act refused while the table differs: red in the side panel, a toast, and in the strip.
+        page.evaluate("() => window.iwgtTable.send({type: 'confirm'})")
+        expect(tid(page, "refusal")).to_contain_text("the table differs")
+        expect(tid(page, "hw-diverged")).to_be_visible()
+        diverged_toast = page.locator('[data-testid="toast"][data-error="table_diverged"]')
+        expect(diverged_toast).to_have_count(1)
+        board = tid(page, "board").bounding_box()
         shot(page, "hwlobby_tablet_empty_table")
         # Carry on: the players play on past the cells the table reads wrongly (until each changes).
         tid(page, "hw-carry-on").click()
         agreed(page)
+        # The game no longer waits: the refusal goes everywhere (side panel, toast, strip), and the words.
+        expect(tid(page, "refusal")).to_have_count(0)
+        expect(diverged_toast).to_have_count(0)
+        expect(tid(page, "hw-diverged")).to_have_count(0)
+        expect(tid(page, "hw-waiting")).to_have_count(0)
+        expect(tid(page, "whose-turn")).to_have_text("Your turn: Forces of the Light")
+        expect(tid(page, "hw-agrees")).to_be_visible()
+        assert tid(page, "board").bounding_box() == board, "the board moved as the strip changed"
+        shot(page, "hwlobby_tablet_agrees")
         expect(tid(page, "hw-strip")).to_be_visible()
         expect(tid(page, "hw-online")).to_have_attribute("data-state", "online")
         deploy(page)
         before = version(page)
         tid(page, "tick-button").click()
         wait_version(page, before + 1)  # the deployment went through: the game is not held by the table
+        no_page_errors(page)
+    finally:
+        page.close()
+
+
+def test_the_lobby_names_each_tables_game_asks_before_moving_it_and_frees_it_after_the_game(
+    rig: tuple[BridgeServer, SimTableProcess], browser: Browser
+) -> None:
+    """The lobby's "Physical tables" list names the game each device plays (in play, then quit) with a Free
+    button; choosing a device another game in play holds asks first (Cancel keeps it there)."""
+    server, _ = rig
+
+    def table() -> str:
+        body = {"game": "valkyrx", "scenario": "first_battle", "seats": ["human", "bot"], "mode": "shared"}
+        made = httpx.post(server.base + "/api/tables", json={**body, "dice": "table", "seed": 5}, timeout=10)
+        assert made.status_code == 201, made.text
+        table_id: str = made.json()["id"]
+        return table_id
+
+    def bound() -> str | None:
+        devices = httpx.get(server.base + "/api/hardware", timeout=5).json()["devices"]
+        assert [d["device"] for d in devices] == [DEVICE]
+        table_id: str | None = devices[0]["table"]
+        return table_id
+
+    first, second = table(), table()
+    lobby = watch_errors(browser.new_page(viewport=FULL_HD))
+    try:
+        lobby.goto(server.base + "/")
+        row = tid(lobby, f"hardware-device-{DEVICE}")
+        expect(row).to_contain_text(f"{DEVICE} (16 x 12, online): free")
+        expect(tid(lobby, f"hardware-free-{DEVICE}")).to_have_count(0)
+        tid(lobby, f"hardware-select-{first}").select_option(DEVICE)
+        expect(row).to_have_attribute("data-table", first)
+        plays = f"plays Days of the Valkyrx: A First Battle at the Ford ({first}, in play)"
+        expect(row).to_contain_text(plays)
+        # The other game's select says which game the device plays; choosing it asks first.
+        other = tid(lobby, f"hardware-select-{second}")
+        option = other.locator(f'option[value="{DEVICE}"]')
+        expect(option).to_contain_text(plays)
+        other.select_option(DEVICE)
+        dialog = tid(lobby, "confirm-dialog")
+        expect(dialog).to_contain_text(f"Move {DEVICE} to this game?")
+        expect(dialog).to_contain_text(f"({first}, in play)")
+        shot(lobby, "hwlobby_move_asked")
+        tid(lobby, "confirm-no").click()
+        expect(other).to_have_value("")
+        assert bound() == first  # Cancel: it stays where it was
+        other.select_option(DEVICE)
+        tid(lobby, "confirm-yes").click()
+        expect(row).to_have_attribute("data-table", second)
+        assert bound() == second
+        expect(tid(lobby, f"hardware-select-{first}")).to_have_value("")
+        no_page_errors(lobby)
+    finally:
+        lobby.close()
+
+    # The game quit on its touchscreen: the lobby still shows the device bound to it, and frees it.
+    tables = httpx.get(server.base + "/api/tables", timeout=5).json()
+    link = next(t for t in tables if t["id"] == second)["links"]
+    page = watch_errors(browser.new_page(viewport=FULL_HD))
+    try:
+        page.goto(link["table"] if link["table"].startswith("http") else server.base + link["table"])
+        wait_version(page, 0)
+        tid(page, "options-button").click()
+        tid(page, "options-quit").click()
+        tid(page, "confirm-yes").click()
+        page.wait_for_url(server.base + "/")
+        row = tid(page, f"hardware-device-{DEVICE}")
+        expect(row).to_contain_text(f"({second}, quit)")
+        expect(tid(page, f"hardware-select-{second}")).to_have_count(0)  # a quit game has no select
+        shot(page, "hwlobby_bound_to_a_quit_game")
+        tid(page, f"hardware-free-{DEVICE}").click()
+        expect(row).to_contain_text(f"{DEVICE} (16 x 12, online): free")
+        assert bound() is None
         no_page_errors(page)
     finally:
         page.close()

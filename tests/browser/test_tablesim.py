@@ -291,3 +291,97 @@ def test_the_page_fits_a_tablet(browser: Browser, rig: Rig) -> None:
     assert board is not None and board["width"] >= 600
     shot(page, "tablesim-tablet")
     page.close()
+
+
+def test_the_keyboard_lifts_and_places_with_a_visible_focus(browser: Browser, rig: Rig) -> None:
+    """The board is one tab stop (arrows move between cells), each piece another; Enter or Space lifts and
+    places, and the focused cell shows a thick yellow edge."""
+    page = sim_page(browser, rig)
+    count = len(rig.sub.of("sensor"))
+    tid(page, "box").click()
+    page.wait_for_function("() => window.iwgtSim.state.in_hand !== null")
+    tid(page, "cell-20-15").focus()
+    page.keyboard.press("Enter")  # put the box's piece down on (20, 15)
+    tid(page, "piece-20-15").wait_for()
+    page.keyboard.press("Space")  # the focus stayed on the cell: lift it again
+    tid(page, "in-hand").wait_for()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("() => document.activeElement.dataset.testid")
+    assert focused == "cell-21-16"
+    assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
+    stroke = page.evaluate("() => getComputedStyle(document.activeElement).stroke")
+    assert stroke == "rgb(255, 212, 0)", stroke  # the page's --warn yellow
+    assert tid(page, "cell-21-16").get_attribute("tabindex") == "0"  # the roving tab stop moved with it
+    assert tid(page, "cell-20-15").get_attribute("tabindex") == "-1"
+    shot(page, "tablesim-keyboard-hand")
+    page.keyboard.press("Enter")
+    tid(page, "piece-21-16").wait_for()
+    # A piece takes the focus by itself (a tab stop) and Enter lifts it too.
+    assert tid(page, "piece-21-16").get_attribute("tabindex") == "0"
+    tid(page, "piece-21-16").focus()
+    page.keyboard.press("Enter")
+    tid(page, "in-hand").wait_for()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    tid(page, "piece-20-16").wait_for()
+    rig.sub.wait(lambda: len(rig.sub.of("sensor")) == count + 5, "the keyboard's lifts and placements")
+    assert [(e["event"], e["cell"]) for e in rig.sub.of("sensor")[count:]] == [
+        ("placed", [20, 15]),
+        ("lifted", [20, 15]),
+        ("placed", [21, 16]),
+        ("lifted", [21, 16]),
+        ("placed", [20, 16]),
+    ]
+    assert page.errors == []  # type: ignore[attr-defined]
+    page.close()
+
+
+def _luminance(rgb: str) -> float:
+    """WCAG relative luminance of a CSS "rgb(r, g, b)"."""
+    parts = [int(x) / 255 for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in parts]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_the_legend_names_the_colours_and_the_page_says_whose_cells(browser: Browser, rig: Rig) -> None:
+    """A legend from the frame's effects (the table's own first), the table's coordinates said to be the
+    table's, and Follow the lights readable (white on its blue at least 4.5:1)."""
+    page = sim_page(browser, rig)
+    frame = {
+        "v": 1,
+        "referee": "r1",
+        "frame": 9,
+        "lights": [
+            {"cell": [3, 3], "effect": "destination", "colour": "#22c55e", "pattern": "steady"},
+            {"cell": [4, 3], "effect": "spell_wave", "colour": "#a855f7", "pattern": "wave"},
+            {"cell": [5, 3], "effect": "piece_missing", "colour": "#38bdf8", "pattern": "pulse"},
+        ],
+    }
+    rig.sub.publish("frame", frame, retain=True)
+    tid(page, "frame-id").and_(page.locator('[data-frame="9"]')).wait_for()
+    items = tid(page, "legend").locator("li")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"legend\"] li').length === 3")
+    assert items.evaluate_all("els => els.map(e => e.dataset.effect)") == [
+        "piece_missing",
+        "destination",
+        "spell_wave",
+    ]
+    assert tid(page, "legend-piece_missing").inner_text() == "Table: a piece belongs here: put one on"
+    assert tid(page, "legend-destination").inner_text() == "Game: a lit piece may move here"
+    assert tid(page, "legend-spell_wave").inner_text() == "Game: spell wave"  # a game's own: from its name
+    swatch = tid(page, "legend-spell_wave").locator(".swatch")
+    assert swatch.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(168, 85, 247)"
+    assert tid(page, "legend-empty").is_hidden()
+    note = tid(page, "coords-note")
+    assert note.is_visible() and "table's" in note.inner_text() and "game's" in note.inner_text()
+    style = "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    colours = tid(page, "tidy").evaluate(style)
+    light, dark = sorted((_luminance(c) for c in colours), reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5, colours
+    shot(page, "tablesim-legend")
+    # A dark frame: no legend, the page says so.
+    rig.sub.publish("frame", {"v": 1, "referee": "r1", "frame": 10, "lights": []}, retain=True)
+    tid(page, "legend-empty").wait_for()
+    assert items.count() == 0
+    page.close()

@@ -78,6 +78,8 @@ class StateHub:
             "published": sim.published,
             "refusal": sim.refusal.message if sim.refusal is not None else None,
             "effects": sorted({light.effect for light in frame.lights}) if frame is not None else [],
+            # the page's legend: each effect of the frame with its (first) colour
+            "colours": {} if frame is None else {lt.effect: lt.colour for lt in reversed(frame.lights)},
             "leds": sim.leds().tobytes().hex(),
             "log": list(self.log),
         }

@@ -5,7 +5,7 @@
 // public `hardware` field and is the same for every seat; no game is named.
 
 import { h, fill } from "./dom.js";
-import { withClauses } from "./ui.js";
+import { toast, withClauses } from "./ui.js";
 
 export const DIVERGED = "table_diverged"; // the code of an act refused while the table differs from the game
 
@@ -24,24 +24,42 @@ export function where(cell, tableCell) {
   return "a cell off the board";
 }
 
-/** A divergent cell in words: what to do about it (the bridge's own wording, docs/hardware.md). */
+/** A divergent cell in words: what to do about it (the bridge's own wording, docs/hardware.md): "back" only
+ * for a piece that stood on that cell (`back`), a piece the game moved or a table set up afresh is put "on" it. */
 export function divergentWords(d) {
   const name = d.name || "the piece";
   const at = where(d.cell, d.table_cell);
-  if (d.want === "piece") return `put ${name} back on ${at}`;
+  if (d.want === "piece") return d.back ? `put ${name} back on ${at}` : `put ${name} on ${at}`;
   if (d.want === "tag") return `put ${name} on ${at} (another piece stands there)`;
   return `take the piece off ${at}`;
 }
 
-/** "Rangers lifted from [4, 3]". */
+/** "Archers lifted from [4, 3]" (the unit's name as the view gives it). */
 export function heldWords(held) {
   return `${held.name || "A piece"} lifted from ${where(held.cell, null)}`;
 }
 
+/** Words ended as a sentence (a full stop unless they end with one already). */
+function sentence(text) {
+  const t = String(text).trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** What the screen says while the game waits for hands on the table (the bridge's reason, capitalised). */
+export function waitingWords(hw) {
+  const why = String(hw.blocked || "");
+  return why ? sentence(why[0].toUpperCase() + why.slice(1)) : "";
+}
+
 /**
  * The hardware strip: built once by the shell, drawn from each view (`render(view)`), hidden while no physical
- * table plays the game (`view.hardware` null). The shell gives `socket`, `mySeats()` and `followHeld(unit, was)`. A `table_diverged` refusal (`refused(msg)`) stays shown as such
- * until a view says the game no longer waits.
+ * table plays the game (`view.hardware` null). The shell gives `socket`, `mySeats()` and `followHeld(unit, was)`.
+ * A `table_diverged` refusal (`refused(msg)`) stays shown as such until a view says the game no longer waits;
+ * then it goes, with its toast (`agrees()` tells the shell to drop its own red line).
+ *
+ * Its height is fixed while a table plays (style.css `.hw-strip`): its lines come and go with each lift,
+ * placement and refusal, and a board that resized with them would move its cells under the finger. What does
+ * not fit scrolls in the strip's body, with the count of cells in its head and a "more below" cue.
  */
 export class HardwareStrip {
   /** @param {{socket: object, mySeats: () => number[], followHeld: Function}} shell the table's shell */
@@ -52,14 +70,48 @@ export class HardwareStrip {
     this.heldKey = null; // "<view version>:<unit>" of the piece in the air last picked on the screen
     this.lit = []; // the table's own lights on the game's cells (refusal, divergence), for the board
     this.litKey = "";
-    this.heldUnit = null;
-    this.el = h("section", { class: "hw-strip", testid: "hw-strip", hidden: true, "aria-label": "Physical table",
-      "aria-live": "polite" });
+    this.heldUnit = null; // the piece in the air on the table: the screen's selection follows it
+    this.blocked = false;
+    this.el = h("section", { class: "hw-strip", testid: "hw-strip", hidden: true, "aria-label": "Physical table" });
+    this.head = h("div", { class: "hw-head" });
+    this.body = h("div", { class: "hw-body", testid: "hw-body", role: "region", "aria-live": "polite",
+      "aria-label": "What the physical table says" });
+    this.more = h("button", { type: "button", class: "hw-more", testid: "hw-more", hidden: true,
+      onclick: () => this.body.scrollBy({ top: this.body.clientHeight * 0.8, behavior: "smooth" }) }, "More below");
+    this.el.append(this.head, this.body, this.more);
+    this.body.addEventListener("scroll", () => this.cue());
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.cue()).observe(this.body);
   }
 
-  /** An act was refused: keep a `table_diverged` refusal's words in the strip. */
+  /** An act was refused: keep a `table_diverged` refusal's words in the strip, and mark its toast. */
   refused(msg) {
-    if (msg && msg.error === DIVERGED) this.diverged = msg.message || "The physical table differs from the game.";
+    if (!msg || msg.error !== DIVERGED) return;
+    this.diverged = msg.message || "The physical table differs from the game.";
+    const last = document.querySelector("#toasts > :last-child");
+    if (last) last.dataset.error = DIVERGED; // the shell's toast of it, dropped once the table agrees
+  }
+
+  /** Whether the game no longer waits for the table (no table, or one that agrees): a `table_diverged`
+   * refusal the screen still shows is stale then. */
+  agrees(view) {
+    const hw = view ? view.hardware : null;
+    return !(hw && hw.blocked);
+  }
+
+  /** While a piece is in the air on the table, the screen's selection follows it: picking another piece, or
+   * putting it down on the screen, is answered "put the piece down on the table" (true: the caller stops). */
+  keeps(id) {
+    if (this.heldUnit === null || id === this.heldUnit) return false;
+    toast("The piece is in the air on the physical table: put the piece down on the table first.", "info");
+    return true;
+  }
+
+  /** An action for the piece in the air, sent from the screen, would leave the table behind: refused here. */
+  keepsAction(action) {
+    if (this.heldUnit === null || !action || action.unit !== this.heldUnit) return false;
+    toast("That piece is in the air on the physical table: put the piece down on the table (on a lit cell to move it).",
+      "info");
+    return true;
   }
 
   /** Send "carry on": the game plays on past the cells the table reads wrongly now (any seat may). */
@@ -87,6 +139,22 @@ export class HardwareStrip {
       t0: now, expires: null }));
   }
 
+  /** The body's "more below" cue: shown while lines lie below what the fixed strip shows; the body takes
+   * focus then (a keyboard scrolls it). */
+  cue() {
+    const b = this.body;
+    const over = b.scrollHeight - b.clientHeight > 2;
+    const end = b.scrollTop + b.clientHeight >= b.scrollHeight - 2;
+    const bottom = b.getBoundingClientRect().bottom;
+    const below = [...b.querySelectorAll("li, .hw-body > *:not(.hw-divergent)")]
+      .filter((el) => el.getBoundingClientRect().top >= bottom - 4).length;
+    this.more.hidden = !over || end;
+    this.more.textContent = below ? `${below} more below ↓` : "More below ↓";
+    if (over) b.tabIndex = 0;
+    else b.removeAttribute("tabindex");
+    this.el.dataset.overflow = over ? "true" : "false";
+  }
+
   render(view) {
     const hw = view ? view.hardware : null;
     this.el.hidden = !hw;
@@ -95,10 +163,17 @@ export class HardwareStrip {
       this.diverged = null;
       this.heldKey = null;
       this.heldUnit = null;
-      this.el.replaceChildren();
+      this.blocked = false;
+      this.head.replaceChildren();
+      this.body.replaceChildren();
+      this.more.hidden = true;
       return;
     }
-    if (!hw.blocked) this.diverged = null;
+    if (!hw.blocked) {
+      this.diverged = null;
+      for (const el of document.querySelectorAll(`#toasts > [data-error="${DIVERGED}"]`)) el.remove();
+    }
+    this.blocked = Boolean(hw.blocked);
     // A piece lifted on the table is picked on the screen too (its moves lit there as on the table's LEDs);
     // once it is down it is let go. Again for each new view (a fresh view lets go of the screen's pick).
     const key = hw.held ? `${view.version}:${hw.held.unit}` : null;
@@ -113,32 +188,38 @@ export class HardwareStrip {
     const online = Boolean(hw.online);
     this.el.dataset.online = online ? "true" : "false";
     this.el.dataset.blocked = hw.blocked ? "true" : "false";
-    const head = h("div", { class: "hw-head" },
+    const mine = (this.shell.mySeats() || []).length > 0; // a spectator's screen does not decide for the table
+    const cells = divergent.length === 1 ? "1 cell differs" : `${divergent.length} cells differ`;
+    // Carry on passes cells a sensor reads wrongly; never a placement the rules refused (its piece must go back).
+    const carry = divergent.length && mine && !hw.refusal ? h("button", { type: "button", class: "btn secondary small",
+      testid: "hw-carry-on", title: "Play on: the cells the table reads wrongly now are ignored until each changes again",
+      onclick: () => this.carryOn() }, "Carry on") : null;
+    fill(this.head,
       h("span", { class: "hw-title" }, "Physical table ", h("strong", { testid: "hw-device" }, hw.device)),
       h("span", { class: "hw-badge", testid: "hw-online", "data-state": online ? "online" : "offline" },
-        online ? "Online" : "Offline"));
+        online ? "Online" : "Offline"),
+      divergent.length ? h("span", { class: "hw-count", testid: "hw-count" }, `${cells} from the game`) : null,
+      carry);
     const held = hw.held ? h("div", { class: "hw-held", testid: "hw-held", "data-unit": hw.held.unit },
       h("strong", {}, heldWords(hw.held)),
       hw.held.note ? h("span", { class: "hw-note", testid: "hw-note" }, withClauses(hw.held.note)) : null) : null;
     const refusal = hw.refusal ? h("p", { class: "hw-refusal", testid: "hw-refusal", role: "alert",
       "data-cell": Array.isArray(hw.refusal.cell) ? hw.refusal.cell.join(",") : "" },
-    hw.refusal.cell ? `Not on ${where(hw.refusal.cell, null)}: ` : "", withClauses(hw.refusal.reason || "refused")) : null;
-    const mine = (this.shell.mySeats() || []).length > 0; // a spectator's screen does not decide for the table
-    const cells = divergent.length === 1 ? "1 cell differs" : `${divergent.length} cells differ`;
+    hw.refusal.cell ? `Not on ${where(hw.refusal.cell, null)}: ` : "", withClauses(sentence(hw.refusal.reason || "refused")),
+    " Put the piece back where it was.") : null;
     const fixes = divergent.length ? h("div", { class: "hw-divergent", testid: "hw-divergent" },
-      h("span", { class: "hw-label" }, `${cells} from the game:`),
-      h("ul", {}, divergent.map((d, i) => h("li", { testid: `hw-divergent-${i}`, "data-want": d.want,
-        "data-cell": Array.isArray(d.cell) ? d.cell.join(",") : "" }, divergentWords(d)))),
-      mine ? h("button", { type: "button", class: "btn secondary small", testid: "hw-carry-on",
-        title: "Play on: the cells the table reads wrongly now are ignored until each changes again",
-        onclick: () => this.carryOn() }, "Carry on") : null) : null;
+      h("ul", { "aria-label": `${cells} from the game` }, divergent.map((d, i) => h("li", { testid: `hw-divergent-${i}`,
+        "data-want": d.want, "data-cell": Array.isArray(d.cell) ? d.cell.join(",") : "" }, divergentWords(d))))) : null;
     // The divergent cells are listed above: the reason's own list of them is not repeated.
-    const why = divergent.length ? "until the table agrees with it (follow the lights) or the players carry on" : hw.blocked;
+    const why = divergent.length ? "until the table agrees with it (follow the lights)" : hw.blocked;
     const blocked = hw.blocked ? h("p", { class: "hw-blocked", testid: "hw-blocked", title: hw.blocked },
-      h("strong", {}, "The game waits "), why) : null;
+      h("strong", {}, "The game waits: "), why) : null;
     const diverged = this.diverged ? h("p", { class: "hw-diverged", testid: "hw-diverged", role: "alert" },
       h("strong", {}, "Refused until the table agrees: "), this.diverged) : null;
-    fill(this.el, head, held, refusal, fixes, blocked, diverged);
+    const calm = !held && !refusal && !fixes && !blocked && !diverged
+      ? h("p", { class: "hw-calm", testid: "hw-agrees" }, "The table and the game agree.") : null;
+    fill(this.body, held, refusal, fixes, blocked, diverged, calm);
+    requestAnimationFrame(() => this.cue()); // once laid out
   }
 }
 

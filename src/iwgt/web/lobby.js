@@ -37,6 +37,8 @@ export async function showLobby(root) {
   const cards = h("div", { class: "game-cards", role: "list", testid: "game-cards" });
   const setupHost = h("section", { class: "setup-host", "aria-label": "Set up the game" });
   const savedList = h("div", { class: "saved-list", testid: "saved-list" });
+  // The physical tables and the game each plays (hardware.js; empty without a bridge).
+  const deviceList = h("div", { class: "hw-devices", testid: "hardware-devices", hidden: true });
   const fileInput = h("input", { type: "file", accept: "application/json,.json", class: "offscreen",
     testid: "import-file", "aria-label": "Game record to import" });
 
@@ -53,6 +55,7 @@ export async function showLobby(root) {
           h("button", { type: "button", class: "btn secondary", testid: "import-button",
             onclick: () => fileInput.click() }, "Import a record…"),
           fileInput),
+        deviceList,
         savedList)));
 
   fileInput.addEventListener("change", async () => {
@@ -288,10 +291,6 @@ export async function showLobby(root) {
         : `Saved games unavailable: ${err.message}`));
       return;
     }
-    if (!tables || !tables.length) {
-      fill(savedList, h("p", { class: "muted", testid: "saved-empty" }, "No saved games yet."));
-      return;
-    }
     // The physical tables the server's bridge knows (none without one: then no select is shown).
     let devices = [];
     try {
@@ -303,6 +302,19 @@ export async function showLobby(root) {
       const sc = g && (g.scenarios || []).find((x) => x.name === name);
       return sc ? sc.title : name;
     };
+    const byId = new Map((tables || []).map((t) => [t.id, t]));
+    // A game table as the players know it: "Game: Scenario (t-1234, in play)".
+    const gameOf = (id) => {
+      const t = byId.get(id);
+      return t ? `${gameTitle(t.game)}: ${scenarioTitle(t.game, t.scenario)} (${t.id}, ${STATUS_WORDS[t.status] || t.status})`
+        : `table ${id}`;
+    };
+    renderDevices(devices, gameOf);
+    if (!tables || !tables.length) {
+      fill(savedList, h("p", { class: "muted", testid: "saved-empty" }, "No saved games yet."));
+      return;
+    }
+    const ctx = { devices, byId, gameOf };
     fill(savedList, tables.map((t) => {
       const link = resumeLink(t);
       const when = t.created ? new Date(typeof t.created === "number" ? t.created * 1000 : t.created) : null;
@@ -314,7 +326,7 @@ export async function showLobby(root) {
             STATUS_WORDS[t.status] || t.status, Number.isInteger(t.turn) ? `turn ${t.turn}` : null, t.mode,
             Array.isArray(t.seats) ? t.seats.join(" v ") : null,
           ].filter(Boolean).join(" · "))),
-        t.status === "playing" && devices.length ? physicalTable(t, devices) : null,
+        t.status === "playing" && devices.length ? physicalTable(t, ctx) : null,
         h("div", { class: "saved-actions" },
           h("button", { type: "button", class: "btn primary", testid: `resume-${t.id}`, disabled: !link,
             onclick: () => link && location.assign(link) }, t.status === "playing" ? "Resume" : "Open"),
@@ -333,26 +345,68 @@ export async function showLobby(root) {
   }
 
   /**
-   * A game table's "Physical table" select: no table, or one of the devices (online ones first, with their
-   * size); choosing binds it (PUT /api/hardware/<device>), and a refusal (a board too big for the table, a
-   * device another game plays) is shown in red under it, the select back to what is bound.
+   * The lobby's "Physical tables": each device the bridge knows, the game it plays (whatever that game's state:
+   * in play, finished or quit) and a Free button for a bound one (docs/screen-shell.md).
    */
-  function physicalTable(t, devices) {
+  function renderDevices(devices, gameOf) {
+    deviceList.hidden = !devices.length;
+    if (!devices.length) {
+      deviceList.replaceChildren();
+      return;
+    }
+    fill(deviceList,
+      h("h3", { id: "hw-devices-title" }, "Physical tables"),
+      h("ul", { "aria-labelledby": "hw-devices-title" }, devices.map((d) => h("li", { testid: `hardware-device-${d.device}`,
+        "data-table": d.table || "" },
+      h("span", {}, h("strong", {}, deviceLabel(d)), d.table ? `: plays ${gameOf(d.table)}` : ": free"),
+      d.table ? h("button", { type: "button", class: "btn secondary small", testid: `hardware-free-${d.device}`,
+        onclick: async (e) => {
+          e.currentTarget.disabled = true;
+          try {
+            await bindDevice(d.device, null);
+            toast(`${d.device} is free: ${gameOf(d.table)} plays on the screen only.`, "ok");
+          } catch (err) {
+            toast(`${d.device} could not be freed: ${err.message}`, "error", 7000);
+          }
+          loadSaved();
+        } }, `Free ${d.device}`) : null))));
+  }
+
+  /**
+   * A game table's "Physical table" select: no table, or one of the devices (online ones first, with their
+   * size, and the game each already plays); choosing binds it (PUT /api/hardware/<device>). A device playing
+   * another game in play is moved only once the players say so (that game then goes on on the screen only);
+   * a refusal (a board too big for the table) is shown in red under it, the select back to what is bound.
+   */
+  function physicalTable(t, { devices, byId, gameOf }) {
     const bound = devices.find((d) => d.table === t.id) || null;
     const id = `hardware-select-${t.id}`;
     const select = h("select", { class: "big-select", id, testid: id },
       h("option", { value: "" }, "None: play on the screen"),
-      devices.map((d) => h("option", { value: d.device, "data-online": d.online ? "true" : "false" }, deviceLabel(d))));
+      devices.map((d) => h("option", { value: d.device, "data-online": d.online ? "true" : "false",
+        "data-table": d.table || "" },
+      deviceLabel(d) + (d.table && d.table !== t.id ? `: plays ${gameOf(d.table)}` : ""))));
     select.value = bound ? bound.device : "";
     const problem = h("p", { class: "error-text hw-bind-error", testid: `hardware-error-${t.id}`, role: "alert", hidden: true });
+    const here = gameOf(t.id);
     select.addEventListener("change", async () => {
       const chosen = select.value;
       problem.hidden = true;
+      const device = devices.find((d) => d.device === chosen);
+      const other = device && device.table && device.table !== t.id ? byId.get(device.table) : null;
+      if (other && other.status === "playing") {
+        const yes = await confirmDialog(`Move ${chosen} to this game?`,
+          `${chosen} plays ${gameOf(other.id)} now. Moved here, that game goes on on the screen only.`, `Move ${chosen}`);
+        if (!yes) {
+          select.value = bound ? bound.device : "";
+          return;
+        }
+      }
       select.disabled = true;
       try {
         if (chosen) await bindDevice(chosen, t.id);
         else if (bound) await bindDevice(bound.device, null);
-        toast(chosen ? `Table ${t.id} now plays on ${chosen}.` : `Table ${t.id} plays on the screen only.`, "ok");
+        toast(chosen ? `${here} now plays on ${chosen}.` : `${here} plays on the screen only.`, "ok");
         loadSaved();
       } catch (err) {
         problem.textContent = `${chosen || "The physical table"} refused: ${err.message}`;

@@ -11,7 +11,7 @@ import { exportRecord, listGames, humanise } from "./api.js";
 import { toast, modal, confirmDialog, withClauses } from "./ui.js";
 import { heard, refused, timerTick, soundButton, soundOptions } from "./sound.js";
 import { undoButton, showUndo } from "./undo.js";
-import { HardwareStrip } from "./hardware.js";
+import { DIVERGED, HardwareStrip, waitingWords } from "./hardware.js";
 
 const CONNECTION_TEXT = { connecting: "Connecting…", open: "Connected", offline: "Reconnecting…", closed: "Closed" };
 const ILLEGAL_MS = 2000; // a refused place stays lit this long when the refusal gives no duration
@@ -408,8 +408,9 @@ export class Shell {
     const lights = (msg.lights || []).map((l) => normaliseLight({ duration_ms: ILLEGAL_MS, ...l }, now));
     if (lights.length) this.lightLists.error = lights;
     this.refusal = msg.message || humanise(msg.error || "refused");
-    this.hardware.refused(msg); // a table_diverged refusal stays shown as such in the strip
+    this.refusalCode = msg.error || null;
     toast(this.refusal, "error", REFUSAL_TOAST_MS);
+    this.hardware.refused(msg); // a table_diverged refusal stays shown as such in the strip (its toast marked)
     refused(); // sound.js
     if (msg.error === "unauthorized" && !this.welcome) {
       this.fatal("This link does not open the table", msg.message || "The invitation is not valid (any more).");
@@ -496,6 +497,7 @@ export class Shell {
   /** Send an action as the seat shown; the server answers with a view, or a refusal. */
   send(action) {
     if (!this.view) return null;
+    if (this.hardware.keepsAction(action)) return null; // hardware.js: that piece is in the air on the table
     return this.socket.act(this.view.seat, action);
   }
 
@@ -505,6 +507,7 @@ export class Shell {
    * @param {{ask?: boolean, render?: boolean}} opts
    */
   select(id, { ask = true, render = true } = {}) {
+    if (this.hardware.keeps(id)) return; // hardware.js: the selection follows the piece in the air on the table
     this.selected = id;
     this.selection = null;
     this.lightLists.selection = [];
@@ -565,10 +568,15 @@ export class Shell {
     this.root.dataset.seat = String(v.seat);
     this.renderHeader(v);
     this.hardware.render(v);
+    if (this.refusalCode === DIVERGED && this.hardware.agrees(v)) this.refusal = null; // the table agrees now
     this.game.render(v);
     this.fitBoard();
     fill(this.elLegend, (this.game.legend && this.game.legend(v)) || []);
-    const prompt = (this.game.prompt && this.game.prompt(v)) || [];
+    // hardware.js: while the game waits for hands on the physical table, the screen says so, not "the other
+    // seat is playing" (the mover's own prompt stays, under it).
+    const waits = v.status === "playing" && v.hardware && v.hardware.blocked ? [h("div", { class: "hw-waiting",
+      testid: "hw-waiting" }, h("h2", {}, "Waiting for the table"), h("p", {}, withClauses(waitingWords(v.hardware))))] : [];
+    const prompt = [...waits, ...(waits.length && !this.myTurn() ? [] : (this.game.prompt && this.game.prompt(v)) || [])];
     fill(this.elPrompt, prompt,
       this.refusal ? h("p", { class: "refusal", testid: this.traits.testids.refusal, role: "alert" }, withClauses(this.refusal)) : null);
     this.elPrompt.hidden = !this.elPrompt.childNodes.length; // nothing to say: no empty box
@@ -584,6 +592,7 @@ export class Shell {
     this.elPhase.textContent = (this.game.phase && this.game.phase(v)) || "";
     let whose;
     if (v.status !== "playing") whose = v.status === "quit" ? "Game quit" : "Game over";
+    else if (v.hardware && v.hardware.blocked) whose = "Waiting for the table"; // hardware.js: hands, not a seat
     else if (v.to_move === null || v.to_move === undefined) {
       whose = (this.game.waiting && this.game.waiting(v)) || (v.die ? "Roll the die" : "The table is working…");
     } else if (this.myTurn()) whose = `Your turn: ${this.seatName(v.to_move)}`;

@@ -1,6 +1,8 @@
 // The simulated table's page: its hex cells drawn with the touchscreen board's own geometry (board.js: odd-r
 // offset cells, pointy-top), each cell's LEDs as dots in the colours the sim renders from the referee's frame,
-// and the pieces as discs. Click a piece to lift it (it follows the pointer), click a cell to put it down.
+// and the pieces as discs. Click a piece to lift it (it follows the pointer), click a cell to put it down; by
+// keyboard, the board is one tab stop (arrows move between cells) and each piece another: Enter or Space lifts
+// and places. A legend names the colours the last frame shows. Cells are the TABLE's [column, row], not a game's.
 // Everything the table does happens in the sim process: this page only draws its state and sends the hands'
 // actions over the WebSocket.
 
@@ -16,6 +18,30 @@ const PIECE_R = 0.42 * SIZE;
 const RETRY_MS = 1000;
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+// The legend's words for the effects a frame may show: the table's own (hardware/frames.py) first, then the
+// effects every game shares (core/lights.py); a game's own effect is named from its name.
+const TABLE_EFFECTS = {
+  piece_missing: "a piece belongs here: put one on",
+  piece_extra: "no piece belongs here: take it off",
+  identify: "identify (an installer's check)",
+  illegal: "refused: the piece may not stand here",
+};
+const GAME_EFFECTS = {
+  deploy: "deployment zone",
+  movable: "a piece that may move",
+  destination: "a lit piece may move here",
+  charge: "a charge",
+  preview: "the move being looked at",
+  selected: "the piece picked",
+  melee: "a melee",
+  firing: "shooting",
+  under_fire: "under fire",
+  won: "won its fight",
+  lost: "lost its fight",
+  destroyed: "destroyed",
+};
+const words = (effect) => effect.replace(/_/g, " ");
 
 function corners(cx, cy, scale = 1) {
   const pts = [];
@@ -61,6 +87,7 @@ class TableSim {
     this.svg.addEventListener("click", (e) => this.click(e));
     this.svg.addEventListener("pointermove", (e) => this.follow(e));
     this.svg.addEventListener("pointerdown", (e) => this.follow(e));
+    this.svg.addEventListener("keydown", (e) => this.key(e));
     this.bindButtons();
     this.connect();
   }
@@ -123,6 +150,7 @@ class TableSim {
     this.gCells.replaceChildren();
     this.gLabels.replaceChildren();
     this.cells.clear();
+    this.piecesSig = null;
     this.ledRaw = new Array(layout.led_count).fill("");
     for (const [col, row, leds] of layout.cells) {
       const [cx, cy] = centre(col, row);
@@ -132,7 +160,8 @@ class TableSim {
         testid: `cell-${col}-${row}`,
         "data-cell": `${col},${row}`,
         role: "button",
-        "aria-label": `Cell ${col}, ${row}`,
+        tabindex: this.cells.size === 0 ? "0" : "-1", // roving: the board is one tab stop, arrows move in it
+        "aria-label": `Table cell ${col}, ${row}`,
       });
       const glow = s("polygon", { points: corners(cx, cy, 0.9), class: "glow", "fill-opacity": "0", fill: "#000" });
       const g = s("g", { class: "cellgroup" }, poly, glow);
@@ -206,6 +235,7 @@ class TableSim {
     this.drawLeds(state.leds);
     this.drawPieces(state);
     this.drawLog(state.log);
+    this.drawLegend(state.colours);
   }
 
   drawLeds(hexes) {
@@ -237,6 +267,13 @@ class TableSim {
   }
 
   drawPieces(state) {
+    // Drawn afresh only when they change: the state comes ten times a second while a light pulses, and a piece
+    // re-made each time could never be clicked, nor keep the keyboard's focus.
+    const sig = JSON.stringify([state.pieces, state.stuck, state.in_hand]);
+    if (sig === this.piecesSig) return;
+    this.piecesSig = sig;
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".piece-g");
+    const refocus = focused ? focused.dataset.cell : null;
     this.gPieces.replaceChildren();
     this.gMarks.replaceChildren();
     for (const [col, row] of state.stuck) {
@@ -251,11 +288,13 @@ class TableSim {
       if (!cell) continue;
       const disc = s(
         "g",
-        { class: "piece-g", "data-cell": `${col},${row}`, testid: `piece-${col}-${row}`, role: "button", "aria-label": `Piece on ${col}, ${row}` },
+        { class: "piece-g", "data-cell": `${col},${row}`, testid: `piece-${col}-${row}`, role: "button", tabindex: "0",
+          "aria-label": `Piece on table cell ${col}, ${row}: Enter lifts it` },
         s("circle", { cx: cell.cx, cy: cell.cy, r: PIECE_R, class: "piece" }),
         tag ? s("text", { x: cell.cx, y: cell.cy + 5, class: "piece-tag" }, tag.replace(/^tag-/, "#")) : null,
       );
       this.gPieces.append(disc);
+      if (refocus === `${col},${row}`) disc.focus(); // the keyboard's place kept
     }
     this.gHand.replaceChildren();
     const held = state.in_hand;
@@ -303,10 +342,74 @@ class TableSim {
     }
   }
 
+  /** The keyboard: Enter or Space acts on the focused cell or piece as a click; arrows move between cells. */
+  key(e) {
+    const el = e.target.closest("[data-cell]");
+    if (!el) return;
+    const [col, row] = el.dataset.cell.split(",").map(Number);
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.focusCell(col, row); // the hand, if any, hovers over it; the pieces are drawn afresh
+      this.act([col, row]);
+      return;
+    }
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (!step || !this.layout) return;
+    e.preventDefault();
+    const c = Math.max(0, Math.min(this.layout.columns - 1, col + step[0]));
+    const r = Math.max(0, Math.min(this.layout.rows - 1, row + step[1]));
+    this.focusCell(c, r);
+  }
+
+  /** Focus a cell (the board's one tab stop moves with it); a piece in the hand hovers over it. */
+  focusCell(col, row) {
+    const cell = this.cells.get(`${col},${row}`);
+    if (!cell) return;
+    for (const other of this.cells.values()) other.poly.setAttribute("tabindex", "-1");
+    cell.poly.setAttribute("tabindex", "0");
+    cell.poly.focus();
+    this.pointer = [cell.cx, cell.cy - SIZE * 0.5];
+    if (this.hand) {
+      this.hand.setAttribute("cx", this.pointer[0].toFixed(1));
+      this.hand.setAttribute("cy", this.pointer[1].toFixed(1));
+    }
+  }
+
+  /** The legend: each colour the last frame shows, the table's own effects first. */
+  drawLegend(colours) {
+    const list = $("legend");
+    const effects = Object.keys(colours || {});
+    const sig = JSON.stringify(colours || {});
+    if (list.dataset.sig === sig) return;
+    list.dataset.sig = sig;
+    const ordered = [...effects.filter((e) => e in TABLE_EFFECTS), ...effects.filter((e) => !(e in TABLE_EFFECTS)).sort()];
+    list.replaceChildren(...ordered.map((effect) => {
+      const li = document.createElement("li");
+      li.dataset.testid = `legend-${effect}`;
+      li.dataset.effect = effect;
+      const sw = document.createElement("span");
+      sw.className = "swatch";
+      sw.style.background = colours[effect];
+      const label = document.createElement("span");
+      const own = effect in TABLE_EFFECTS;
+      const b = document.createElement("strong");
+      b.textContent = own ? "Table: " : "Game: ";
+      label.append(b, TABLE_EFFECTS[effect] || GAME_EFFECTS[effect] || words(effect));
+      li.append(sw, label);
+      return li;
+    }));
+    $("legend-empty").hidden = ordered.length > 0;
+  }
+
   click(e) {
     const el = e.target.closest("[data-cell]");
     if (!el || !this.state) return;
-    const cell = el.dataset.cell.split(",").map(Number);
+    this.act(el.dataset.cell.split(",").map(Number), e);
+  }
+
+  /** The hands on a cell (a click, or Enter on it): stick, knock, place the piece in the hand, or lift one. */
+  act(cell, e = null) {
+    if (!this.state) return;
     const occupied = this.state.pieces.some(([c, r]) => c === cell[0] && r === cell[1]);
     this.say("");
     if (this.mode === "stick") {
@@ -318,7 +421,7 @@ class TableSim {
     } else if (this.state.in_hand) {
       this.send("place", { cell });
     } else if (occupied) {
-      this.follow(e);
+      if (e) this.follow(e);
       this.send("lift", { cell });
     } else {
       this.say("No piece there: click a piece to lift it, or take one from the box.");
