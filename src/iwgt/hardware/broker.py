@@ -539,6 +539,57 @@ class _Broker(Broker):  # type: ignore[misc]
             return True
         return bool(await super()._topic_filtering(session, topic, action))
 
+    # A CONNECT naming the client id of a connected client. amqtt 0.12 (clean session) dropped that client's
+    # session and subscriptions BEFORE checking the login, and then filed the new connection under the id
+    # even when it refused it (deliveries are looked up by client id): anyone reaching the port, with no
+    # password, could make the referee (its id is in its retained status) or a table deaf. Here the
+    # connected client is left alone until the login is known; a refused login never displaces it; a
+    # login of ANOTHER user is refused (a device may not cut another table's connection off); the same
+    # user takes its connection over (a table rebooted before the broker noticed), with no will for the
+    # old connection (as amqtt did; the new birth is the last word).
+
+    async def _delete_session(self, client_id: str) -> None:
+        held = self._sessions.get(client_id)
+        if held is not None and held[0].transitions.is_connected():
+            return  # not authenticated yet: _authenticate decides
+        await super()._delete_session(client_id)
+
+    async def _authenticate(self, session: Any, listener: Any) -> bool:
+        ok = bool(await super()._authenticate(session, listener))
+        held = self._sessions.get(session.client_id)
+        if not ok or held is None or held[0] is session or not held[0].transitions.is_connected():
+            return ok
+        old_session, old_handler = held
+        if old_session.username != session.username:
+            log.warning(
+                "MQTT user %s may not take over client id %s of user %s: refused",
+                session.username,
+                session.client_id,
+                old_session.username,
+            )
+            return False
+        old_session.will_flag = False
+        _abort(old_handler)
+        await super()._delete_session(session.client_id)  # what the clean session asked for, now allowed
+        return True
+
+    async def _handle_client_session(
+        self, reader: Any, writer: Any, client_session: Any, handler: Any, server: Any, listener_name: str
+    ) -> None:
+        client_id = client_session.client_id
+        held = self._sessions.get(client_id)
+        answer = handler.mqtt_connack_authorize
+
+        async def connack(authenticated: bool) -> None:
+            # amqtt has just filed this connection under its client id, refused or not: a refused one gives
+            # the id back to the client that holds it (before any await, so no delivery goes astray).
+            if not authenticated and held is not None and self._sessions.get(client_id) is not held:
+                self._sessions[client_id] = held
+            await answer(authenticated)
+
+        handler.mqtt_connack_authorize = connack
+        await super()._handle_client_session(reader, writer, client_session, handler, server, listener_name)
+
     async def _publish_retained_messages_for_subscription(
         self, subscription: tuple[str, int], session: Any
     ) -> None:
