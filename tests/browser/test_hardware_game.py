@@ -512,7 +512,7 @@ def test_a_whole_game_on_the_simulated_table(
 def test_the_lobby_refuses_a_board_too_big_and_carry_on_plays_past_the_table(
     rig: tuple[BridgeServer, SimTableProcess], browser: Browser
 ) -> None:
-    server, _ = rig
+    server, simproc = rig
 
     def table(scenario: str) -> str:
         body = {"game": "valkyrx", "scenario": scenario, "seats": ["human", "bot"], "mode": "shared"}
@@ -600,6 +600,21 @@ def test_the_lobby_refuses_a_board_too_big_and_carry_on_plays_past_the_table(
         before = version(page)
         tid(page, "tick-button").click()
         wait_version(page, before + 1)  # the deployment went through: the game is not held by the table
+        # The table unplugged: the screen says so in few words, with the way on, and the header turns to it.
+        sim_page = watch_errors(browser.new_page(viewport=FULL_HD))
+        try:
+            sim_page.goto(simproc.base + "/")
+            tid(sim_page, "network").click()
+            expect(tid(page, "hw-online")).to_have_attribute("data-state", "offline")
+            offline = f"{DEVICE} is offline: plug it back in, or free it in the lobby to play on the screen."
+            expect(tid(page, "hw-blocked")).to_have_text(f"The game waits: {offline}")
+            expect(tid(page, "hw-waiting")).to_contain_text(offline)
+            expect(tid(page, "whose-turn")).to_have_attribute("data-waiting", "true")
+            shot(page, "hwlobby_tablet_offline")
+            tid(sim_page, "network").click()
+            expect(tid(page, "hw-online")).to_have_attribute("data-state", "online")
+        finally:
+            sim_page.close()
         no_page_errors(page)
     finally:
         page.close()

@@ -45,8 +45,10 @@ function sentence(text) {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-/** What the screen says while the game waits for hands on the table (the bridge's reason, capitalised). */
+/** What the screen says while the game waits for hands on the table: the bridge's reason, capitalised (an
+ * offline table in fewer words, with the way on). */
 export function waitingWords(hw) {
+  if (hw.blocked && !hw.online) return `${hw.device} is offline: plug it back in, or free it in the lobby to play on the screen.`;
   const why = String(hw.blocked || "");
   return why ? sentence(why[0].toUpperCase() + why.slice(1)) : "";
 }
@@ -211,9 +213,10 @@ export class HardwareStrip {
       h("ul", { "aria-label": `${cells} from the game` }, divergent.map((d, i) => h("li", { testid: `hw-divergent-${i}`,
         "data-want": d.want, "data-cell": Array.isArray(d.cell) ? d.cell.join(",") : "" }, divergentWords(d))))) : null;
     // The divergent cells are listed above: the reason's own list of them is not repeated.
-    const why = divergent.length ? "until the table agrees with it (follow the lights)" : hw.blocked;
+    const why = divergent.length ? "until the table agrees with it (follow the lights)"
+      : !online ? waitingWords(hw) : hw.blocked;
     const blocked = hw.blocked ? h("p", { class: "hw-blocked", testid: "hw-blocked", title: hw.blocked },
-      h("strong", {}, "The game waits: "), why) : null;
+      h("strong", {}, "The game waits: "), " ", why) : null;
     const diverged = this.diverged ? h("p", { class: "hw-diverged", testid: "hw-diverged", role: "alert" },
       h("strong", {}, "Refused until the table agrees: "), this.diverged) : null;
     const calm = !held && !refusal && !fixes && !blocked && !diverged

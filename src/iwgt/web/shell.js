@@ -599,6 +599,7 @@ export class Shell {
     else whose = `${capitalise(this.seatName(v.to_move))} to play`;
     this.elTurn.textContent = whose;
     this.elTurn.dataset.mine = this.myTurn() ? "true" : "false";
+    this.elTurn.dataset.waiting = v.status === "playing" && v.hardware && v.hardware.blocked ? "true" : "false";
     this.elTurn.dataset.seat = String(v.to_move ?? "");
   }
 
