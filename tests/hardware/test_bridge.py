@@ -727,3 +727,24 @@ def test_a_snapshot_crossing_a_placement_takes_the_move(tmp_path: Path) -> None:
             manager.stop()
 
     asyncio.run(body())
+
+
+def test_an_offline_of_a_device_never_born_makes_no_device(tmp_path: Path) -> None:
+    """A device is known from its birth or its binding: the retained goodbye a table left on the broker (its
+    clean stop) makes no device of it (a freed table must not come back in the lobby's list as offline)."""
+
+    async def body() -> None:
+        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+        manager.start()
+        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+        try:
+            await bridge.handle(topic(DEVICE, "status"), encode(Offline(device=DEVICE, session=3)))
+            assert bridge.devices_json() == []
+            await bridge.handle(topic(DEVICE, "status"), encode(load_layout(LAYOUT).to_birth(DEVICE, 3, "t")))
+            await bridge.handle(topic(DEVICE, "status"), encode(Offline(device=DEVICE, session=3)))
+            known = [(d["device"], d["online"], d["session"]) for d in bridge.devices_json()]
+            assert known == [(DEVICE, False, 3)]
+        finally:
+            manager.stop()
+
+    asyncio.run(body())

@@ -190,7 +190,9 @@ def test_serve_with_its_own_broker_gates_a_game_and_carries_on(tmp_path: Path) -
         # The embedded broker's users are the data folder's (created 0600 on first use).
         credentials = tmp_path / "mqtt-users.toml"
         assert credentials.is_file() and credentials.stat().st_mode & 0o777 == 0o600
-        url = Credentials.load(tmp_path).url("table", "127.0.0.1", port)
+        logins = Credentials.load(tmp_path)
+        logins.device("t1")  # the table's own login (the running broker reads the file again)
+        url = logins.url("t1", "127.0.0.1", port)
         made = c.post("/api/tables/import", json=record()).json()
         tid = made["id"]
         live = c.app.state.manager.get(tid).live  # type: ignore[attr-defined]

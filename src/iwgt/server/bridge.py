@@ -402,7 +402,9 @@ class TableBridge:
         await self._refresh(dev)
 
     async def _offline(self, offline: Offline) -> None:
-        dev = self._device(offline.device)
+        dev = self.devices.get(offline.device)
+        if dev is None:
+            return  # a device is known from its birth (or its binding): a retained goodbye alone says nothing
         if offline.session < dev.session:
             return  # the will of a session a newer birth already replaced
         dev.online, dev.synced = False, False
