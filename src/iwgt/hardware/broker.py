@@ -441,7 +441,35 @@ class TlsFiles:
     keyfile: Path
 
 
-class EmbeddedBroker:
+class _Lifecycle:
+    """What both brokers share: a restart on the same port, and ``async with`` starting and stopping one."""
+
+    async def start(self) -> None:
+        """Open the listener."""
+        raise NotImplementedError
+
+    async def stop(self) -> None:
+        """Close the listener."""
+        raise NotImplementedError
+
+    async def restart(self) -> None:
+        """Stop and start again on the same port (clients see the line drop; retained messages are gone)."""
+        await self.stop()
+        await self.start()
+
+    async def __aenter__(self) -> Self:
+        """Start the broker."""
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stop the broker."""
+        await self.stop()
+
+
+class EmbeddedBroker(_Lifecycle):
     """An amqtt broker in this process's event loop, with password auth and the rights of ``allowed``."""
 
     def __init__(self, host: str, port: int, credentials: Credentials, tls: TlsFiles | None = None) -> None:
@@ -498,22 +526,6 @@ class EmbeddedBroker:
         if broker is not None:
             await _drop_connections(broker)
             await broker.shutdown()
-
-    async def restart(self) -> None:
-        """Stop and start again on the same port."""
-        await self.stop()
-        await self.start()
-
-    async def __aenter__(self) -> Self:
-        """Start the broker."""
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        """Stop the broker."""
-        await self.stop()
 
 
 def _abort(handler: Any) -> None:
@@ -657,7 +669,7 @@ def mosquitto_acl(users: Iterable[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-class MosquittoBroker:
+class MosquittoBroker(_Lifecycle):
     """Debian's Mosquitto as a child process, with a generated config, password file and ACL file."""
 
     def __init__(
@@ -834,22 +846,6 @@ class MosquittoBroker:
             except subprocess.TimeoutExpired:
                 process.kill()
                 await asyncio.to_thread(process.wait)
-
-    async def restart(self) -> None:
-        """Stop and start again on the same port (clients see the line drop; retained messages are gone)."""
-        await self.stop()
-        await self.start()
-
-    async def __aenter__(self) -> Self:
-        """Start the broker."""
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        """Stop the broker."""
-        await self.stop()
 
 
 def _reachable(host: str) -> str:
