@@ -229,3 +229,27 @@ def test_lost_event_asks_a_snapshot_and_resumes_after_its_seq(data: st.DataObjec
     assert not s.needs_snapshot(later)
     assert s.feed(ev(lost), later) == []
     assert s.feed(ev(n + 2), later) == [ev(n + 2)]
+
+
+def test_an_event_far_beyond_the_next_is_refused_once_synced_and_dropped_after_a_snapshot() -> None:
+    from iwgt.hardware.sequence import MAX_AHEAD, TooFarAhead
+
+    s = synced()
+    # Synced: the next expected is 1; 1 + MAX_AHEAD is the furthest held, one more is refused (never held).
+    assert s.feed(ev(1 + MAX_AHEAD), 0.0) == []
+    try:
+        s.feed(ev(2 + MAX_AHEAD), 0.0)
+    except TooFarAhead as exc:
+        assert exc.next_seq == 1
+    else:
+        raise AssertionError("an event MAX_AHEAD + 1 beyond the next was taken")
+    assert [e.seq for e in s.waiting] == [1 + MAX_AHEAD]
+    # Before any snapshot the next is not known: held; the snapshot drops what it can no longer fill.
+    fresh = Sequencer()
+    far = SensorEvent(v=1, session=1, seq=10**9, cell=(0, 0), event="placed")
+    assert fresh.feed(far, 0.0) == [] and fresh.feed(ev(5), 0.0) == []
+    assert fresh.snapshot(snap(3)) == []
+    assert [e.seq for e in fresh.waiting] == [5]  # 4 may still come
+    assert fresh.dropped() == [far] and fresh.dropped() == []
+    assert fresh.feed(ev(4), 0.1) == [ev(4), ev(5)]
+    assert not fresh.needs_snapshot(100.0)  # nothing held: no snapshot asked for ever

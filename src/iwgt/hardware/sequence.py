@@ -22,6 +22,22 @@ MAX_WAITING = 4096
 REPLAY_KEPT = 1024
 """Delivered events kept since the last snapshot, to re-apply over a snapshot that is older than them."""
 
+MAX_AHEAD = 256
+"""How far beyond the next expected ``seq`` an event may be: one further is refused (a table that lost that
+many events in a row is read again by a snapshot anyway), and a held one further after a snapshot dropped."""
+
+
+class TooFarAhead(ValueError):
+    """An event too far beyond the next expected ``seq`` (``MAX_AHEAD``): refused, never held."""
+
+    def __init__(self, ev: SensorEvent, next_seq: int) -> None:
+        super().__init__(
+            f"seq {ev.seq} is more than {MAX_AHEAD} beyond the next expected ({next_seq}) "
+            f"of session {ev.session}"
+        )
+        self.event = ev
+        self.next_seq = next_seq
+
 
 class Sequencer:
     """One device's sensor events in order, each once, with the snapshots that mend gaps and new sessions."""
@@ -36,6 +52,7 @@ class Sequencer:
         self._synced = False
         self._timed_out = False
         self._delivered: deque[SensorEvent] = deque(maxlen=REPLAY_KEPT)
+        self._dropped: list[SensorEvent] = []
 
     @property
     def session(self) -> int | None:
@@ -53,13 +70,18 @@ class Sequencer:
         return tuple(self._waiting[seq] for seq in sorted(self._waiting))
 
     def feed(self, ev: SensorEvent, now: float) -> list[SensorEvent]:
-        """The events this one releases, in order: none for a duplicate or an early one, several at a gap."""
+        """The events this one releases, in order: none for a duplicate or an early one, several at a gap.
+
+        Raises ``TooFarAhead`` for an event more than ``MAX_AHEAD`` beyond the next expected one (once synced:
+        before, the next one is not known), which is never held: a held one could never be filled."""
         if self._session is None or ev.session > self._session:
             self._new_session(ev.session)
         elif ev.session < self._session:
             return []  # a straggler of a session that a power cycle ended
         if ev.seq < self._next or ev.seq in self._waiting:
             return []  # a duplicate (QoS 1 redelivers)
+        if self._synced and ev.seq > self._next + MAX_AHEAD:
+            raise TooFarAhead(ev, self._next)
         if len(self._waiting) < MAX_WAITING:
             self._waiting[ev.seq] = ev
         if ev.seq != self._next and self._gap_since is None:
@@ -93,11 +115,20 @@ class Sequencer:
         self._next = max(self._next, snap.seq + 1)
         for seq in [seq for seq in self._waiting if seq < self._next]:
             del self._waiting[seq]
+        # The snapshot says the table's latest seq: a held event far beyond it can no longer be filled (a
+        # bogus seq); held, it would keep the gap open and a snapshot asked for ever.
+        for seq in sorted(seq for seq in self._waiting if seq > self._next + MAX_AHEAD):
+            self._dropped.append(self._waiting.pop(seq))
         self._delivered = deque(replay, maxlen=REPLAY_KEPT)
         self._synced = True
         self._timed_out = False
         self._gap_since = None
         return replay + self._release()
+
+    def dropped(self) -> list[SensorEvent]:
+        """The held events the last snapshots dropped as too far ahead (each given once, to be refused)."""
+        out, self._dropped = self._dropped, []
+        return out
 
     def needs_snapshot(self, now: float) -> bool:
         """Whether to ask the table for a snapshot: never synced, a new session, or a gap that timed out."""

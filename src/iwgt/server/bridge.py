@@ -36,7 +36,7 @@ from iwgt.core.protocol import JSON, Seat
 from iwgt.core.referee import SENSOR as _SENSOR
 from iwgt.core.table import PhysicalTable, Piece, Surface
 from iwgt.hardware.frames import Overlay, held_lights, table_frame
-from iwgt.hardware.layout import Layout
+from iwgt.hardware.layout import Layout, LayoutError
 from iwgt.hardware.mqtt import MqttAuthError, MqttUrl, run_forever
 from iwgt.hardware.orders import Changed, Lifted, Moved, PutBack, Tracker
 from iwgt.hardware.places import Placement, PlacementError, placement
@@ -62,7 +62,7 @@ from iwgt.hardware.protocol import (
     topic,
 )
 from iwgt.hardware.reconcile import Divergent, divergence
-from iwgt.hardware.sequence import Sequencer
+from iwgt.hardware.sequence import MAX_AHEAD, Sequencer, TooFarAhead
 from iwgt.server.errors import TableError
 from iwgt.table.plain import table_of
 
@@ -80,7 +80,15 @@ DIVERGED = "table_diverged"
 """The code of an act refused while the physical table differs from the game."""
 
 RETRY_S = 1.0
-"""Seconds between re-sends of a command not yet acknowledged."""
+"""Seconds between re-sends of a command not yet acknowledged (or, a snapshot, not yet answered), and at least
+between two snapshot commands sent to one device, whatever happens."""
+
+HELD_CHECK_S = 2.0
+"""While a piece is in the air, a snapshot is asked this often: a lost ``placed`` (the last event, so no later
+one shows the gap) is found by it."""
+
+HEARTBEAT_S = 15.0
+"""A bound table is asked a snapshot at least this often (a lost last event of any kind is found by it)."""
 
 TICK_S = 0.1
 """How often the bridge looks for gaps that timed out and commands to re-send."""
@@ -123,6 +131,8 @@ class _Device:
     # "back"; one the game (a bot, an undo, a screen) moved where it never stood is put "on" its cell.
     stood: set[tuple[int, TableCell]] = field(default_factory=set)
     snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
+    asked_at: float | None = None  # when a snapshot command was last sent to it (at most one per RETRY_S)
+    ahead: list[SensorEvent] = field(default_factory=list)  # events of a newer session, until the snapshot
     placed: tuple[Surface, Layout, Placement] | None = None  # the game's surface laid on this table
     sent: tuple[FrameLight, ...] | None = None  # the lights last published
     dirty: bool = True  # the lights may have changed: the pump recomputes them
@@ -293,7 +303,6 @@ class TableBridge:
 
     async def _pump(self, client: aiomqtt.Client) -> None:
         """Publish changed frames, ask snapshots, re-send commands; woken by changes or every TICK_S."""
-        loop = asyncio.get_running_loop()
         while True:
             # Not asyncio.wait_for: in Python 3.11 it swallows a cancel that comes as its inner wait completes
             # (a lost line's last message woke the pump), and the pump then never ends: the connection's
@@ -302,21 +311,44 @@ class TableBridge:
                 async with asyncio.timeout(TICK_S):
                     await self._wake.wait()
             self._wake.clear()
-            now = loop.time()
+            due = self._due(self._time())
             for dev in list(self.devices.values()):
-                if dev.online and dev.birth is not None and dev.sequencer.needs_snapshot(now):
-                    self._ask_snapshot(dev)
                 if dev.dirty and dev.birth is not None:
                     await self._guarded(self._publish_frame(client, dev), f"the frame of {dev.id}")
-            for cmd_id, pending in list(self.pending.items()):
-                target = self.devices.get(pending.device)
-                if target is None or not target.online:
-                    continue  # asked again when it is back
-                if pending.sent_at <= now - RETRY_S or pending.sent_at == 0.0:
-                    pending.sent_at = now
-                    payload = encode(pending.command)
-                    sent = client.publish(topic(pending.device, "cmd"), payload, qos=1, retain=False)
-                    await self._guarded(sent, f"command {cmd_id} to {pending.device}")
+            for device, command in due:
+                sent = client.publish(topic(device, "cmd"), encode(command), qos=1, retain=False)
+                await self._guarded(sent, f"command {command.id} to {device}")
+
+    def _due(self, now: float) -> list[tuple[str, Command]]:
+        """The commands to send now: snapshots asked (a gap, a new session, a piece in the air, the heartbeat)
+        and re-sends; at most one snapshot command per device per RETRY_S, whatever happens."""
+        for dev in list(self.devices.values()):
+            if not dev.online or dev.birth is None:
+                continue
+            if dev.sequencer.needs_snapshot(now) or self._check_due(dev, now):
+                self._ask_snapshot(dev)
+        out: list[tuple[str, Command]] = []
+        for pending in list(self.pending.values()):
+            target = self.devices.get(pending.device)
+            if target is None or not target.online:
+                continue  # asked again when it is back
+            if pending.sent_at != 0.0 and now - pending.sent_at < RETRY_S:
+                continue
+            if pending.command.cmd == "snapshot":
+                if target.asked_at is not None and now - target.asked_at < RETRY_S:
+                    continue
+                target.asked_at = now
+            pending.sent_at = now
+            out.append((pending.device, pending.command))
+        return out
+
+    def _check_due(self, dev: _Device, now: float) -> bool:
+        """Whether a bound, read table is due a snapshot: every HELD_CHECK_S while a piece is in the air (its
+        ``placed`` may be lost: nothing later would show the gap), every HEARTBEAT_S otherwise."""
+        if dev.table is None or not dev.synced:
+            return False
+        every = HELD_CHECK_S if dev.tracker.held is not None else HEARTBEAT_S
+        return dev.asked_at is None or now - dev.asked_at >= every
 
     @staticmethod
     async def _guarded(work: Coroutine[Any, Any, None], what: str) -> None:
@@ -354,15 +386,21 @@ class TableBridge:
                     return  # a retained status cleared
                 status = decode_status(payload, name)
                 if isinstance(status, Birth):
-                    await self._birth(status)
+                    await self._birth(status, name)
                 else:
                     await self._offline(status)
-            elif leaf == "sensor":
-                await self._sensor(self._device(device), decode(SensorEvent, payload, name))
-            elif leaf == "snapshot":
-                await self._snapshot(self._device(device), decode(Snapshot, payload, name))
             elif leaf == "ack":
                 self._ack(device, decode(Ack, payload, name))
+            else:
+                dev = self.devices.get(device)
+                if dev is None or dev.layout is None:
+                    # A device is made by a valid birth only (any id seen must not grow the bridge's memory).
+                    log.debug("%s from %s, which has not announced itself: ignored", leaf, device)
+                    return
+                if leaf == "sensor":
+                    await self._sensor(dev, decode(SensorEvent, payload, name), name)
+                elif leaf == "snapshot":
+                    await self._snapshot(dev, decode(Snapshot, payload, name), name)
         except ProtocolError as exc:
             log.warning("refused from %s: %s", device, exc.message)
             await self._send(topic(device, "error"), encode(exc.refusal()), qos=0)
@@ -380,14 +418,23 @@ class TableBridge:
             dev = self.devices[device] = _Device(device)
         return dev
 
-    async def _birth(self, birth: Birth) -> None:
+    async def _birth(self, birth: Birth, name: str) -> None:
+        try:
+            layout = Layout.from_birth(birth)
+        except LayoutError as exc:
+            # Refused before anything changes: the device keeps its previous state (or is not made).
+            raise ProtocolError("invalid", str(exc), name) from None
         dev = self._device(birth.device)
         if dev.online and dev.birth == birth:
             return  # the same birth again (a retained copy after our own reconnect)
         if birth.session != dev.session:
             dev.synced = False  # a new session (a power cycle): nothing it says counts before its snapshot
+        if dev.sequencer.session is not None and dev.sequencer.session != birth.session:
+            # The birth is the table's word on its session, lower ones too (a board replaced, its flash
+            # wiped): followed afresh from its snapshot.
+            self._afresh(dev)
         dev.birth, dev.online, dev.session = birth, True, birth.session
-        dev.layout = Layout.from_birth(birth)
+        dev.layout = layout
         dev.placed = None
         dev.held = None
         dev.force = dev.dirty = True
@@ -411,43 +458,129 @@ class TableBridge:
         log.info("physical table %s is offline", offline.device)
         await self._refresh(dev)
 
+    def _afresh(self, dev: _Device) -> None:
+        """Follow the device's sensors from scratch (a session the table says is its own now): a new
+        sequencer, and no piece in the air (the tags bound to units stay: they are on the miniatures)."""
+        dev.sequencer = Sequencer()
+        dev.tracker.held, dev.tracker.session = None, None
+        dev.held, dev.synced = None, False
+
     def _ack(self, device: str, ack: Ack) -> None:
         pending = self.pending.get(ack.id)
         if pending is None or pending.device != device:
-            return  # a duplicate ack, or one for a command of an earlier run
+            # A duplicate ack, one for a command of an earlier run, or a forgery: nothing to do.
+            log.debug("an ack of %s from %s matches no command sent: ignored", ack.id, device)
+            return
+        dev = self.devices.get(device)
         if ack.ok:
-            del self.pending[ack.id]
+            if dev is None or dev.snapshot_cmd != ack.id:
+                del self.pending[ack.id]
+            # A snapshot command is kept until its snapshot comes (re-sent after RETRY_S, the same id).
             return
         log.warning("physical table %s refused command %s: %s", device, ack.id, ack.error)
-        dev = self.devices.get(device)
         if dev is None or dev.snapshot_cmd != ack.id:
             del self.pending[ack.id]
         # A refused snapshot is asked again after RETRY_S (never faster: the table may be busy).
 
-    async def _sensor(self, dev: _Device, ev: SensorEvent) -> None:
-        now = asyncio.get_running_loop().time()
+    def _time(self) -> float:
+        """The bridge's clock (the event loop's; a test may set its own)."""
+        return asyncio.get_running_loop().time()
+
+    def _on_layout(self, dev: _Device, cells: list[TableCell], name: str) -> None:
+        """Refuse a message naming a cell the device's birth does not have (no instruction to the players may
+        name a cell that does not exist)."""
+        layout = dev.layout
+        if layout is None:
+            return
+        known = layout.cells()
+        off = [c for c in cells if c not in known]
+        if off:
+            bad = off[0]
+            more = f" (and {len(off) - 1} more)" if len(off) > 1 else ""
+            raise ProtocolError(
+                "invalid",
+                f"cell [{bad[0]}, {bad[1]}]{more} is not a cell of this "
+                f"{layout.columns} x {layout.rows} table",
+                name,
+            )
+
+    async def _sensor(self, dev: _Device, ev: SensorEvent, name: str) -> None:
+        self._on_layout(dev, [ev.cell], name)
+        now = self._time()
         if ev.session > dev.session:
-            # A birth we missed: the sequencer asks a snapshot for the new session, which counts from then.
-            dev.session, dev.synced = ev.session, False
-        for event in dev.sequencer.feed(ev, now):
+            # A birth we missed, or a forgery: held (a few) until the snapshot asked now says whose session it
+            # is (its answer's session is the truth); not synced meanwhile.
+            if len(dev.ahead) < MAX_AHEAD:
+                dev.ahead.append(ev)
+            dev.synced = False
+            self._ask_snapshot(dev)
+            await self._refresh(dev)
+            return
+        if ev.session < dev.session:
+            raise ProtocolError(
+                "invalid", f"session {ev.session} is not the table's: it follows session {dev.session}", name
+            )
+        try:
+            released = dev.sequencer.feed(ev, now)
+        except TooFarAhead as exc:
+            raise ProtocolError("invalid", str(exc), name) from None
+        for event in released:
             await self._apply(dev, event)
         if dev.sequencer.needs_snapshot(now):
             self.wake()
         await self._refresh(dev)
 
-    async def _snapshot(self, dev: _Device, snap: Snapshot) -> None:
-        if snap.session < dev.session:
-            return  # a snapshot of a session a power cycle ended
-        if dev.synced and snap.session == dev.session and snap.request not in (None, dev.snapshot_cmd):
-            # The answer to a command already answered (a re-send crossed its first answer): the events since
-            # say more, and taking it would only drop those it includes.
-            return
-        if dev.snapshot_cmd is not None and snap.request == dev.snapshot_cmd:
-            self.pending.pop(dev.snapshot_cmd, None)  # the snapshot answers its command, whatever its ack
+    async def _refuse(self, dev: _Device, leaf: str, message: str) -> None:
+        """A message already taken in refused afterwards (an event held, then found bogus): on ``error``."""
+        name = topic(dev.id, leaf)
+        log.warning("refused from %s: %s", dev.id, message)
+        await self._send(
+            topic(dev.id, "error"), encode(ProtocolError("invalid", message, name).refusal()), qos=0
+        )
+
+    async def _snapshot(self, dev: _Device, snap: Snapshot, name: str) -> None:
+        self._on_layout(dev, [o.cell for o in snap.occupied], name)
+        answer = dev.snapshot_cmd is not None and snap.request == dev.snapshot_cmd
+        if not answer:
+            if snap.session != dev.session:
+                raise ProtocolError(
+                    "invalid",
+                    f"a snapshot of session {snap.session}, not the table's: "
+                    f"it follows session {dev.session}",
+                    name,
+                )
+            if dev.synced and snap.request is not None:
+                # The answer to a command already answered (a re-send crossed its first answer): the events
+                # since say more, and taking it would only drop those it includes.
+                return
+        else:
+            self.pending.pop(
+                dev.snapshot_cmd or "", None
+            )  # the snapshot answers its command, whatever its ack
             dev.snapshot_cmd = None
+        if dev.sequencer.session is not None and dev.sequencer.session != snap.session:
+            self._afresh(dev)  # the answer to our own question is the table's session, lower ones too
         dev.session = snap.session
+        now = self._time()
         replay = dev.sequencer.snapshot(snap)
-        if not dev.sequencer.needs_snapshot(asyncio.get_running_loop().time()):
+        ahead, dev.ahead = dev.ahead, []
+        for ev in ahead:
+            if ev.session != snap.session:
+                await self._refuse(
+                    dev,
+                    "sensor",
+                    f"session {ev.session} is not the table's: its snapshot says {snap.session}",
+                )
+                continue
+            try:
+                replay += dev.sequencer.feed(ev, now)
+            except TooFarAhead as exc:
+                await self._refuse(dev, "sensor", str(exc))
+        for ev in dev.sequencer.dropped():
+            await self._refuse(
+                dev, "sensor", f"seq {ev.seq} is more than {MAX_AHEAD} beyond the snapshot's ({snap.seq})"
+            )
+        if not dev.sequencer.needs_snapshot(now):
             dev.tracker.reset(snap, self._expected(dev, self._session(dev)))
             dev.synced = True
             held = dev.tracker.held

@@ -1,0 +1,219 @@
+"""The bridge against a table that misbehaves (review A): sessions going down or far up, seq jumps, a lost
+last event, cells off the layout, births that do not load; fed by hand in process, on the bridge's own clock
+set by the test (no broker: what is asked and refused is read off the bridge)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from iwgt.core.table import Piece
+from iwgt.hardware.layout import Layout, load_layout
+from iwgt.hardware.mqtt import MqttUrl
+from iwgt.hardware.places import Placement, placement
+from iwgt.hardware.protocol import Ack, Command, Occupied, SensorEvent, Snapshot, TableCell, encode, topic
+from iwgt.server.bridge import DIVERGED, HELD_CHECK_S, HEARTBEAT_S, RETRY_S, SENSOR, TableBridge, _Device
+from iwgt.server.clock import SYSTEM_CLOCK, Clock
+from iwgt.server.manager import TableManager
+from iwgt.server.session import TableSession
+from iwgt.table.plain import table_of
+
+from .bridge_kit import DEVICE, LAYOUT, confirm_deployment, record
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@dataclass
+class Bench:
+    """A game table, a bridge that is never connected, the table's layout, and what the bridge sent."""
+
+    manager: TableManager
+    session: TableSession
+    bridge: TableBridge
+    layout: Layout
+    place: Placement
+    now: list[float]
+    errors: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def dev(self) -> _Device:
+        """The bridge's record of the table."""
+        return self.bridge.devices[DEVICE]
+
+    async def send(self, leaf: str, model: Any, device: str = DEVICE) -> None:
+        """A message from the table, as the broker would hand it to the bridge."""
+        await self.bridge.handle(topic(device, leaf), encode(model))
+
+    def pieces(self) -> list[Piece]:
+        """The game's public pieces now."""
+        live = self.session.live
+        out: list[Piece] = table_of(live.plugin).pieces(live.game.observe(live.state, None))  # type: ignore[attr-defined]
+        return out
+
+    def occupied(
+        self, without: TableCell | None = None, plus: TableCell | None = None
+    ) -> tuple[Occupied, ...]:
+        """The table cells of the game's pieces (one taken off, one added)."""
+        cells = {self.place.to_table(p.cell) for p in self.pieces()} - {None, without}
+        if plus is not None:
+            cells.add(plus)
+        return tuple(Occupied(cell=c) for c in sorted(c for c in cells if c is not None))
+
+    def due(self, at: float) -> list[tuple[str, Command]]:
+        """The commands the pump would send at ``at``."""
+        self.now[0] = at
+        return self.bridge._due(at)
+
+    async def answer(self, session: int, seq: int, occupied: tuple[Occupied, ...] | None = None) -> None:
+        """The table answers the snapshot command outstanding."""
+        await self.send(
+            "snapshot",
+            Snapshot(
+                session=session,
+                seq=seq,
+                request=self.dev.snapshot_cmd,
+                occupied=self.occupied() if occupied is None else occupied,
+            ),
+        )
+
+    def mover_move(self) -> tuple[Piece, TableCell, TableCell, dict[str, Any]]:
+        """A piece of the seat to move, its table cell, its first legal destination's table cell, the move."""
+        live = self.session.live
+        adapter: Any = table_of(live.plugin)
+        for piece in self.pieces():
+            if piece.seat != live.to_move:
+                continue
+            moves = adapter.selection(live.game, live.state, piece.seat, piece.unit).get("moves") or []
+            if moves:
+                origin, to = self.place.to_table(piece.cell), self.place.to_table(tuple(moves[0]["to"]))
+                assert origin is not None and to is not None
+                return piece, origin, to, moves[0]
+        raise AssertionError("no piece of the mover may move")
+
+
+@asynccontextmanager
+async def bench(
+    tmp_path: Path, *, session: int = 1, clock: Clock = SYSTEM_CLOCK, timer: int = 0
+) -> AsyncIterator[Bench]:
+    """A bound, read table (its birth of ``session`` and its first snapshot answered)."""
+    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0, clock=clock)
+    manager.start()
+    bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
+    now = [1000.0]
+    bridge._time = lambda: now[0]  # type: ignore[method-assign]
+    try:
+        body = record()
+        if timer:
+            body["timer_seconds"] = timer
+        game = await manager.import_record(body)
+        await confirm_deployment(game)
+        live = game.live
+        layout = load_layout(LAYOUT)
+        adapter: Any = table_of(live.plugin)
+        place = placement(layout, adapter.surface(live.game.observe(live.state, None)))
+        b = Bench(manager, game, bridge, layout, place, now)
+
+        async def capture(name: str, payload: bytes, *, qos: int, retain: bool = False) -> None:
+            if name.endswith("/error"):
+                b.errors.append(orjson.loads(payload))
+
+        bridge._send = capture  # type: ignore[method-assign]
+        await b.send("status", layout.to_birth(DEVICE, session, "test"))
+        await bridge.bind(DEVICE, game.row.id)
+        assert [c.cmd for _, c in b.due(now[0])] == ["snapshot"]
+        await b.answer(session, 0)
+        assert b.dev.synced and bridge.blocked(b.dev) is None
+        yield b
+    finally:
+        manager.stop()
+
+
+def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run a test's coroutine."""
+    asyncio.run(body())
+
+
+def test_a_birth_with_a_lower_session_is_followed_afresh(tmp_path: Path) -> None:
+    """A controller replaced (or its flash wiped) is born with session 1 after session 4: its word counts, its
+    snapshot is taken and its moves are played (they were all dropped as stragglers of an older session)."""
+
+    async def body() -> None:
+        async with bench(tmp_path, session=4) as b:
+            await b.send("status", b.layout.to_birth(DEVICE, 1, "new-board"))
+            assert not b.dev.synced and b.bridge.blocked(b.dev) is not None
+            assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
+            await b.answer(1, 0)
+            assert b.dev.synced and b.bridge.blocked(b.dev) is None
+            piece, origin, to, move = b.mover_move()
+            v0 = b.session.live.version
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            assert b.dev.held is not None and b.dev.held.unit == piece.unit
+            await b.send("sensor", SensorEvent(session=1, seq=2, cell=to, event="placed"))
+            assert b.session.live.version == v0 + 1 and b.session.live.history[-1].origin == SENSOR
+            assert b.bridge.blocked(b.dev) is None and b.errors == []
+
+    run(body)
+
+
+def test_an_event_of_a_far_session_waits_only_for_the_snapshot_and_snapshots_are_asked_once_a_second(
+    tmp_path: Path,
+) -> None:
+    """One event with session 10**9 (a bug or a forgery) is held until the snapshot the bridge asks: the
+    answer's session (the table's) is the truth, the event is refused on ``error`` and the game plays on; a
+    snapshot command is sent at most once per RETRY_S per device, acked or not, until its snapshot comes."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            t = b.now[0] + RETRY_S
+            b.due(t)  # nothing due: a command was sent at the start, the heartbeat is far
+            t += RETRY_S
+            cell = b.occupied()[0].cell
+            await b.send("sensor", SensorEvent(session=10**9, seq=1, cell=cell, event="lifted"))
+            assert not b.dev.synced and "say what stands" in (b.bridge.blocked(b.dev) or "")
+            sent = b.due(t)
+            assert [c.cmd for _, c in sent] == ["snapshot"]
+            cmd = sent[0][1]
+            await b.send("ack", Ack(id=cmd.id, ok=True))  # acked: still waits for its snapshot
+            # Ten ticks within the second: nothing more is sent, the same command once the second is over.
+            assert all(b.due(t + k * RETRY_S / 10) == [] for k in range(1, 10))
+            again = b.due(t + RETRY_S)
+            assert [(c.cmd, c.id) for _, c in again] == [("snapshot", cmd.id)]
+            await b.answer(1, 0)
+            assert b.dev.synced and b.dev.session == 1 and b.bridge.blocked(b.dev) is None
+            assert [e["error"] for e in b.errors] == ["invalid"] and "1000000000" in b.errors[0]["message"]
+            assert b.due(t + 2 * RETRY_S) == []  # answered: nothing asked
+            # Another one, now that the session is known to be 1: refused at once, the game never waits.
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=cell, event="lifted"))
+            await b.send("sensor", SensorEvent(session=0 + 1, seq=2, cell=cell, event="placed"))
+            assert b.bridge.blocked(b.dev) is None
+            # A power cycle (birth with session 2) is followed, whatever was seen.
+            await b.send("status", b.layout.to_birth(DEVICE, 2, "test"))
+            assert [c.cmd for _, c in b.due(t + 3 * RETRY_S)] == ["snapshot"]
+            await b.answer(2, 0)
+            assert b.dev.synced and b.bridge.blocked(b.dev) is None
+
+    run(body)
+
+
+def test_a_seq_far_ahead_is_refused_and_never_holds_the_table(tmp_path: Path) -> None:
+    """A seq 10**9 in the current session is refused on ``error`` (never held: no snapshot loop), and the
+    next lift is seen live (its destinations lit)."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            cell = b.occupied()[0].cell
+            await b.send("sensor", SensorEvent(session=1, seq=10**9, cell=cell, event="lifted"))
+            assert [e["error"] for e in b.errors] == ["invalid"] and "1000000000" in b.errors[0]["message"]
+            assert b.dev.sequencer.waiting == () and not b.dev.sequencer.needs_snapshot(b.now[0] + 60)
+            piece, origin, _, _ = b.mover_move()
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            assert b.dev.held is not None and b.dev.held.unit == piece.unit
+
+    run(body)
