@@ -72,7 +72,9 @@ def test_a_move_by_lift_and_place_is_committed_as_the_sensors_and_the_frame_foll
             assert (
                 held["unit"] == piece.unit and held["cell"] == list(piece.cell) and held["name"] == piece.name
             )
-            assert r.view()["blocked"] is None  # the piece in the air is no divergence
+            # The piece in the air is no divergence, but the game waits for it to land (no screen acts).
+            assert r.view()["blocked"] == f"{piece.name} is in the air: put it down on the table first"
+            assert r.view()["divergent"] == []
             lifted_frame = await until(lambda: r.frame_id(), "a frame")
             r.sim.place(r.tc(move["to"]))
             await until(lambda: live.version > v0, "the move committed")

@@ -14,12 +14,13 @@ from typing import Any
 import orjson
 import pytest
 
+from iwgt.core.errors import GameError
 from iwgt.core.table import Piece
 from iwgt.hardware.layout import Layout, load_layout
 from iwgt.hardware.mqtt import MqttUrl
 from iwgt.hardware.places import Placement, placement
 from iwgt.hardware.protocol import Ack, Command, Occupied, SensorEvent, Snapshot, TableCell, encode, topic
-from iwgt.server.bridge import DIVERGED, HELD_CHECK_S, HEARTBEAT_S, RETRY_S, SENSOR, TableBridge, _Device
+from iwgt.server.bridge import DIVERGED, HEARTBEAT_S, HELD_CHECK_S, RETRY_S, SENSOR, TableBridge, _Device
 from iwgt.server.clock import SYSTEM_CLOCK, Clock
 from iwgt.server.manager import TableManager
 from iwgt.server.session import TableSession
@@ -151,7 +152,7 @@ def test_a_birth_with_a_lower_session_is_followed_afresh(tmp_path: Path) -> None
             assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
             await b.answer(1, 0)
             assert b.dev.synced and b.bridge.blocked(b.dev) is None
-            piece, origin, to, move = b.mover_move()
+            piece, origin, to, _ = b.mover_move()
             v0 = b.session.live.version
             await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
             assert b.dev.held is not None and b.dev.held.unit == piece.unit
@@ -215,5 +216,45 @@ def test_a_seq_far_ahead_is_refused_and_never_holds_the_table(tmp_path: Path) ->
             piece, origin, _, _ = b.mover_move()
             await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
             assert b.dev.held is not None and b.dev.held.unit == piece.unit
+
+    run(body)
+
+
+def test_a_lost_placed_event_is_found_by_the_snapshot_asked_while_a_piece_is_in_the_air(
+    tmp_path: Path,
+) -> None:
+    """While a piece is in the air the game is gated (no screen may act: the game must not move on without
+    the move), a snapshot is asked every HELD_CHECK_S, and one showing the origin empty and one piece more
+    is the placement whose event was lost: the move is taken. Nothing in the air: a heartbeat every
+    HEARTBEAT_S."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            live = b.session.live
+            piece, origin, to, move = b.mover_move()
+            t = b.now[0]
+            assert b.due(t + HEARTBEAT_S - 0.1) == []
+            heartbeat = b.due(t + HEARTBEAT_S)
+            assert [c.cmd for _, c in heartbeat] == ["snapshot"]
+            await b.answer(1, 0)
+            t += HEARTBEAT_S
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            why = f"{piece.name} is in the air: put it down on the table first"
+            assert b.bridge.blocked(b.dev) == why and b.dev.held is not None
+            v0 = live.version
+            with pytest.raises(GameError) as refused:
+                await live.act(piece.seat, {"type": "end_phase"}, "screen-1")
+            assert refused.value.code == DIVERGED and refused.value.message == why
+            assert live.version == v0
+            # The table's "placed" (seq 2) is lost: nothing later shows the gap; the held check finds it.
+            assert b.due(t + HELD_CHECK_S - 0.1) == []
+            assert [c.cmd for _, c in b.due(t + HELD_CHECK_S)] == ["snapshot"]
+            await b.answer(1, 2, b.occupied(without=origin, plus=to))
+            assert live.version == v0 + 1 and live.history[-1].origin == SENSOR
+            moved = next(p for p in b.pieces() if p.unit == piece.unit)
+            assert list(moved.cell) == move["to"]
+            assert b.dev.held is None and b.bridge.blocked(b.dev) is None
+            rows = b.manager.journal.steps(b.session.row.id)  # type: ignore[union-attr]
+            assert rows[-1].client_id == f"hw:{DEVICE}:1:s2"
 
     run(body)

@@ -605,7 +605,7 @@ class TableBridge:
         """One event in order: the tracker's order, played on the bound game table."""
         session = self._session(dev)
         expected = self._expected(dev, session)
-        blocked_before = self.blocked(dev)
+        blocked_before = self.blocked(dev, air=False)  # its own piece in the air does not stop its move
         order = dev.tracker.on_event(ev, expected)
         dev.ignored.pop(ev.cell, None)  # a carried-on cell that changes is read again
         dev.dirty = True
@@ -824,8 +824,9 @@ class TableBridge:
             ignored=frozenset(dev.ignored),
         )
 
-    def blocked(self, dev: _Device) -> str | None:
-        """Why the bound game may not move on now, or None."""
+    def blocked(self, dev: _Device, *, air: bool = True) -> str | None:
+        """Why the bound game may not move on now, or None; ``air``: a piece in the air stops it too (no
+        screen may act meanwhile: its ``placed`` may be lost, and the game must not move on without it)."""
         session = self._session(dev)
         if session is None:
             return None
@@ -835,6 +836,9 @@ class TableBridge:
             return f"the game waits for the physical table {dev.id} to say what stands on it"
         differing = self.divergent(dev)
         if not differing:
+            held = dev.held
+            if air and held is not None:
+                return f"{held.name} is in the air: put it down on the table first"
             return None
         place = self._placement(dev, session)
         return "the table differs from the game: " + "; ".join(
