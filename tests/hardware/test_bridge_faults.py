@@ -258,3 +258,41 @@ def test_a_lost_placed_event_is_found_by_the_snapshot_asked_while_a_piece_is_in_
             assert rows[-1].client_id == f"hw:{DEVICE}:1:s2"
 
     run(body)
+
+
+def test_carry_on_never_clears_a_refused_placement(tmp_path: Path) -> None:
+    """A piece put where the rules forbid goes back by hand: Carry on ignores the other cells read wrongly
+    (a stuck sensor), never the refused cell nor the refused piece's own cell; the game waits until it is
+    back."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            live = b.session.live
+            piece, origin, _, _ = b.mover_move()
+            legal = {
+                tuple(m["to"])
+                for m in table_of(live.plugin).selection(live.game, live.state, piece.seat, piece.unit)[
+                    "moves"
+                ]
+            }
+            taken = {p.cell for p in b.pieces()}
+            board = [(c, r) for r in range(9) for c in range(12) if (c, r) not in legal | taken]
+            bad, stray = (b.place.to_table(cell) for cell in board[:2])
+            assert bad is not None and stray is not None
+            # A stray piece (a stuck sensor, say), then a placement the rules refuse.
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=stray, event="placed"))
+            await b.send("sensor", SensorEvent(session=1, seq=2, cell=origin, event="lifted"))
+            await b.send("sensor", SensorEvent(session=1, seq=3, cell=bad, event="placed"))
+            assert b.dev.refusal is not None and b.dev.refusal[0] == bad
+            assert {d.cell for d in b.bridge.divergent(b.dev)} == {stray, origin, bad}
+            b.bridge.carry_on(b.dev)
+            assert b.dev.refusal is not None and b.dev.refusal[0] == bad  # still red
+            assert {d.cell for d in b.bridge.divergent(b.dev)} == {origin, bad}
+            blocked = b.bridge.blocked(b.dev) or ""
+            assert f"put {piece.name} back on [{piece.cell[0]}, {piece.cell[1]}]" in blocked
+            # Back by hand: the table agrees (the stray cell still carried on), the refusal goes.
+            await b.send("sensor", SensorEvent(session=1, seq=4, cell=bad, event="lifted"))
+            await b.send("sensor", SensorEvent(session=1, seq=5, cell=origin, event="placed"))
+            assert b.dev.refusal is None and b.bridge.blocked(b.dev) is None
+
+    run(body)

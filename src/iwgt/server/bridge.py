@@ -126,6 +126,7 @@ class _Device:
     synced: bool = False  # a snapshot of the current session was applied
     held: _Held | None = None
     refusal: tuple[TableCell, str] | None = None
+    refused_from: TableCell | None = None  # where the refused piece stands in the game (while ``refusal``)
     ignored: dict[TableCell, object] = field(default_factory=dict)  # carried on: the cell's reading then
     # (unit, table cell) where the table has held that piece as the game had it: a piece missing there is put
     # "back"; one the game (a bot, an undo, a screen) moved where it never stood is put "on" its cell.
@@ -653,7 +654,7 @@ class TableBridge:
 
         def refuse(reason: str) -> bool:
             if not quiet:
-                dev.refusal = (order.to, reason)
+                dev.refusal, dev.refused_from = (order.to, reason), order.origin
             return False
 
         live = session.live
@@ -880,10 +881,13 @@ class TableBridge:
         }
 
     def carry_on(self, dev: _Device) -> None:
-        """The players play on past the cells read wrongly now; each is read again once it changes."""
+        """The players play on past the cells read wrongly now; each is read again once it changes. Never a
+        refused placement's two cells: the sensors saw that piece move (no sensor fault), and it goes back by
+        hand (the game must not move on with the piece where the rules forbid it)."""
+        keep = set() if dev.refusal is None else {dev.refusal[0], dev.refused_from}
         for d in self.divergent(dev):
-            dev.ignored[d.cell] = dev.tracker.sensed.get(d.cell, _ABSENT)
-        dev.refusal = None
+            if d.cell not in keep:
+                dev.ignored[d.cell] = dev.tracker.sensed.get(d.cell, _ABSENT)
         dev.dirty = True
         task = asyncio.get_running_loop().create_task(self._refresh(dev))
         self._tasks.add(task)
