@@ -296,3 +296,50 @@ def test_carry_on_never_clears_a_refused_placement(tmp_path: Path) -> None:
             assert b.dev.refusal is None and b.bridge.blocked(b.dev) is None
 
     run(body)
+
+
+def test_births_and_messages_that_do_not_fit_are_refused_and_change_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A birth that does not load (a cell of its grid missing) is refused on ``error`` and the device keeps
+    its state; a device never born is made by none of its messages; a bound table re-born too small for its
+    game gates it with that reason, said once in the log; lights that cannot be computed are said in the
+    view."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            dev = b.dev
+            layout, session = dev.layout, dev.session
+            full = b.layout.to_birth(DEVICE, 2, "test")
+            await b.send("status", full.model_copy(update={"cells": full.cells[:1]}))
+            assert [e["error"] for e in b.errors] == ["invalid"] and "missing" in b.errors[0]["message"]
+            assert dev.layout is layout and dev.session == session and dev.synced and dev.online
+            assert b.bridge.blocked(dev) is None
+            # Messages of a device never born: no device made.
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=(0, 0), event="placed"), device="ghost")
+            await b.send("ack", Ack(id="c1", ok=True), device="ghost")
+            assert list(b.bridge.devices) == [DEVICE]
+            # Lights that fail: the view says so (the table is dark, not silently).
+            assert b.bridge.hardware_view(dev)["lights"] is None
+
+            def broken() -> Any:
+                raise RuntimeError("a bug in a game's lights")
+
+            b.bridge._lights = broken  # type: ignore[method-assign,assignment]
+            dev.sent, dev.force = (), False
+            await b.bridge._publish_frame(None, dev)  # type: ignore[arg-type]  # dark: nothing to publish
+            assert "could not be computed" in (b.bridge.hardware_view(dev)["lights"] or "")
+            # Re-born with a valid layout too small for the 12 x 9 board.
+            small = load_layout(LAYOUT).to_birth(DEVICE, 1, "test")
+            cells = tuple(c for c in small.cells if c.cell[0] < 5 and c.cell[1] < 5)
+            await b.send("status", small.model_copy(update={"columns": 5, "rows": 5, "cells": cells}))
+            caplog.clear()
+            why = b.bridge.blocked(dev) or ""
+            assert why.startswith(f"the physical table {DEVICE} is now 5 x 5 and cannot show this game")
+            assert why.endswith("free it in the lobby")
+            assert b.bridge.divergent(dev) == ()  # no cell of a board that does not fit is named
+            for _ in range(5):
+                assert b.bridge.blocked(dev) == why and b.bridge.hardware_view(dev)["blocked"] == why
+            assert [r for r in caplog.records if "cannot show" in r.getMessage()] == []  # said once, before
+
+    run(body)

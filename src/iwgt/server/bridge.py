@@ -134,7 +134,9 @@ class _Device:
     snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
     asked_at: float | None = None  # when a snapshot command was last sent to it (at most one per RETRY_S)
     ahead: list[SensorEvent] = field(default_factory=list)  # events of a newer session, until the snapshot
-    placed: tuple[Surface, Layout, Placement] | None = None  # the game's surface laid on this table
+    # The game's surface laid on this table, or why it does not fit (both kept while surface and layout stay).
+    placed: tuple[Surface, Layout, Placement | PlacementError] | None = None
+    lights_failed: bool = False  # the last frame could not be computed (a bug: the view says so)
     sent: tuple[FrameLight, ...] | None = None  # the lights last published
     dirty: bool = True  # the lights may have changed: the pump recomputes them
     force: bool = False  # publish the frame even if unchanged (a birth, a reconnect)
@@ -782,14 +784,28 @@ class TableBridge:
         if surface is None:
             return None
         if dev.placed is not None and dev.placed[0] == surface and dev.placed[1] is dev.layout:
-            return dev.placed[2]
+            got = dev.placed[2]
+            return got if isinstance(got, Placement) else None
         try:
             place = placement(dev.layout, surface)
         except PlacementError as exc:
+            # Kept like a success: said once (a table re-born too small), and the gate says why.
             log.warning("physical table %s cannot show table %s: %s", dev.id, dev.table, exc)
+            dev.placed = (surface, dev.layout, exc)
             return None
         dev.placed = (surface, dev.layout, place)
         return place
+
+    def _misfit(self, dev: _Device, session: TableSession) -> str | None:
+        """Why the bound game's board does not fit the table as it was last born, or None."""
+        self._placement(dev, session)
+        got = None if dev.placed is None else dev.placed[2]
+        if not isinstance(got, PlacementError) or dev.layout is None:
+            return None
+        return (
+            f"the physical table {dev.id} is now {dev.layout.columns} x {dev.layout.rows} and cannot show "
+            f"this game ({got}): free it in the lobby"
+        )
 
     def _expected(self, dev: _Device, session: TableSession | None) -> dict[TableCell, Piece]:
         """The table cells where the game has a public piece (none where the sensors follow no piece)."""
@@ -809,8 +825,8 @@ class TableBridge:
     def divergent(self, dev: _Device) -> tuple[Divergent, ...]:
         """The cells where the bound table differs from its game (none while it is not read yet)."""
         session = self._session(dev)
-        if session is None or not dev.synced:
-            return ()
+        if session is None or not dev.synced or self._misfit(dev, session) is not None:
+            return ()  # not read yet, or the game does not fit the table: no cell to name
         held = dev.tracker.held
         expected = self._expected(dev, session)
         sensed = dev.tracker.sensed
@@ -833,8 +849,14 @@ class TableBridge:
             return None
         if not dev.online:
             return f"the physical table {dev.id} is offline: the game waits for it (or free it in the lobby)"
+        misfit = self._misfit(dev, session)
+        if misfit is not None:
+            return misfit
         if not dev.synced:
-            return f"the game waits for the physical table {dev.id} to say what stands on it"
+            return (
+                f"the game waits for the physical table {dev.id} to say what stands on it "
+                "(or free it in the lobby)"
+            )
         differing = self.divergent(dev)
         if not differing:
             held = dev.held
@@ -878,6 +900,9 @@ class TableBridge:
                 for d in self.divergent(dev)
             ],
             "blocked": self.blocked(dev),
+            "lights": "the table's lights could not be computed: see the server's log"
+            if dev.lights_failed
+            else None,
         }
 
     def carry_on(self, dev: _Device) -> None:
@@ -933,11 +958,16 @@ class TableBridge:
 
     async def _publish_frame(self, client: aiomqtt.Client, dev: _Device) -> None:
         dev.dirty = False
+        failed = dev.lights_failed
         try:
             lights = self._lights(dev)
-        except Exception:  # a game's lights that fail must not stop every table's: logged, left dark
-            log.exception("the lights of physical table %s could not be computed", dev.id)
-            lights = ()
+            dev.lights_failed = False
+        except Exception:  # a game's lights that fail must not stop every table's: logged, dark, said
+            if not failed:
+                log.exception("the lights of physical table %s could not be computed", dev.id)
+            dev.lights_failed, lights = True, ()
+        if dev.lights_failed != failed:
+            await self._refresh(dev)  # the touchscreen says so (once: the next failure changes nothing)
         if lights == dev.sent and not dev.force:
             return
         self.frames += 1
