@@ -135,7 +135,7 @@ def test_bindings_are_listed_checked_kept_and_shown_in_the_view(tmp_path: Path, 
         with screen(c, tid, table_token(made.json())) as s:
             hw = s.last_view()["hardware"]
             assert hw is not None and hw["device"] == "t1" and hw["online"] is True
-            assert set(hw) == {"device", "online", "held", "refusal", "divergent", "blocked"}
+            assert set(hw) == {"device", "online", "held", "refusal", "divergent", "blocked", "lights"}
         # Bound to another game table, the device moves over (one game table at a time), and back.
         other = create(c)
         assert c.put("/api/hardware/t1", json={"table": other["id"]}).status_code == 200  # moved over

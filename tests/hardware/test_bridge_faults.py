@@ -19,14 +19,24 @@ from iwgt.core.table import Piece
 from iwgt.hardware.layout import Layout, load_layout
 from iwgt.hardware.mqtt import MqttUrl
 from iwgt.hardware.places import Placement, placement
-from iwgt.hardware.protocol import Ack, Command, Occupied, SensorEvent, Snapshot, TableCell, encode, topic
+from iwgt.hardware.protocol import (
+    Ack,
+    Command,
+    Occupied,
+    Offline,
+    SensorEvent,
+    Snapshot,
+    TableCell,
+    encode,
+    topic,
+)
 from iwgt.server.bridge import DIVERGED, HEARTBEAT_S, HELD_CHECK_S, RETRY_S, SENSOR, TableBridge, _Device
-from iwgt.server.clock import SYSTEM_CLOCK, Clock
+from iwgt.server.clock import SYSTEM_CLOCK, Clock, ManualClock
 from iwgt.server.manager import TableManager
 from iwgt.server.session import TableSession
 from iwgt.table.plain import table_of
 
-from .bridge_kit import DEVICE, LAYOUT, confirm_deployment, record
+from .bridge_kit import DEVICE, LAYOUT, confirm_deployment, record, until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -341,5 +351,56 @@ def test_births_and_messages_that_do_not_fit_are_refused_and_change_nothing(
             for _ in range(5):
                 assert b.bridge.blocked(dev) == why and b.bridge.hardware_view(dev)["blocked"] == why
             assert [r for r in caplog.records if "cannot show" in r.getMessage()] == []  # said once, before
+
+    run(body)
+
+
+def test_the_movement_timer_waits_while_the_game_waits_for_the_table(tmp_path: Path) -> None:
+    """A reboot, or pieces to put right, must not cost the mover his phase: the timer pauses while the game
+    is gated by the table (not while a piece is in the air) and runs on with the time it had left."""
+
+    async def body() -> None:
+        clock = ManualClock()
+        async with bench(tmp_path, clock=clock, timer=120) as b:
+            live, session = b.session.live, b.session
+            seat = live.to_move
+            timer = session.clock.timer
+            assert timer is not None and timer.seat == seat
+            if timer.held:
+                session.clock.start(seat)
+            assert session.clock.to_json()["remaining"] == 120  # type: ignore[index]
+            clock.advance(30)
+            await b.send("status", Offline(device=DEVICE, session=1))
+            assert session.clock.to_json() == {
+                "seat": seat,
+                "deadline": None,
+                "remaining": 90,
+                "total": 120,
+                "held": True,
+                "paused": True,
+            }
+            v0 = live.version
+            clock.advance(600)  # unplugged for ten minutes: the phase is not over
+            await asyncio.sleep(0.05)
+            assert live.version == v0 and session.clock.to_json()["remaining"] == 90  # type: ignore[index]
+            # A piece in the air does not pause it (a player must not stop his clock by holding a piece).
+            await b.send("status", b.layout.to_birth(DEVICE, 2, "test"))
+            assert session.clock.timer is not None and session.clock.timer.left is not None  # not read yet
+            assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
+            await b.answer(2, 0)
+            assert b.bridge.blocked(b.dev) is None
+            assert session.clock.to_json()["remaining"] == 90 and not session.clock.to_json()["held"]  # type: ignore[index]
+            _, origin, _, _ = b.mover_move()
+            await b.send("sensor", SensorEvent(session=2, seq=1, cell=origin, event="lifted"))
+            assert b.bridge.blocked(b.dev) is not None and session.clock.timer.left is None
+            await b.send("sensor", SensorEvent(session=2, seq=2, cell=origin, event="placed"))  # put back
+            end = clock.now() + 90
+            await until(lambda: end in clock.waiting(), "the timer running on with its 90 s")
+            clock.advance(89)
+            await asyncio.sleep(0.05)
+            assert live.version == v0
+            clock.advance(1)
+            await until(lambda: live.version == v0 + 1, "the phase ended by the timer")
+            assert live.history[-1].origin == "timer"
 
     run(body)

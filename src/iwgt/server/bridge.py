@@ -212,7 +212,9 @@ class TableBridge:
         """Reload the bindings from the journal and start following the broker (reconnecting as needed)."""
         for device, table_id in self._journal().hardware_bindings().items():
             self._device(device).table = table_id
-            self._session(self.devices[device])  # linked now: its game waits for the table from the start
+            session = self._session(self.devices[device])  # linked now: its game waits for the table
+            if session is not None:
+                session.clock.pause()  # from the start, its timer too (until the table is read)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -233,6 +235,7 @@ class TableBridge:
             if session is not None:
                 session.hardware = None
                 session.live.gate = None
+                session.clock.resume()
 
     def _forget(self, device: str) -> None:
         """Drop a binding from the journal (its game table is gone)."""
@@ -926,7 +929,11 @@ class TableBridge:
         if session is None:
             return
         view = self.hardware_view(dev)
-        if view != dev.shown:
+        # The mover's timer waits while the game waits for the table (not for a piece in the air: a player
+        # must not stop his clock by holding a piece), and runs on with its time left once it agrees.
+        waiting = self.blocked(dev, air=False) is not None
+        clock = session.clock.pause() if waiting else session.clock.resume()
+        if view != dev.shown or clock:
             dev.shown = view
             session.broadcast()
         blocked = view["blocked"] is not None
@@ -1044,6 +1051,7 @@ class TableBridge:
         if old is not None and dev.table != table_id:
             old.hardware = None
             old.live.gate = None
+            old.clock.resume()  # no table to wait for any more
             old.broadcast()
             if dev.was_blocked:
                 await old.unblocked()

@@ -124,10 +124,20 @@ class Timer:
     deadline: float  # while held: the latest it starts (the grace's end), when it runs: when it ends
     expired: bool = False
     held: bool = False  # waiting for the mover's screen (a report to read): not running
+    left: float | None = None  # paused while the game waits for its physical table: the time it had left
 
     def to_json(self, now: float) -> JSON:
         """The timer as a view shows it at ``now`` (a held timer: its full time, and when it starts at the
-        latest)."""
+        latest; a paused one: the time it has left, not counting down)."""
+        if self.left is not None:
+            return {
+                "seat": self.seat,
+                "deadline": None,
+                "remaining": round(self.left, 3),
+                "total": self.total,
+                "held": True,
+                "paused": True,
+            }
         if self.held:
             return {
                 "seat": self.seat,
@@ -176,6 +186,7 @@ class MovementClock:
         # The time a phase had left when it stopped running (ended, or left by a step that may be undone):
         # a phase that comes back (an undo) carries on with it, never with a fresh full time.
         self._left: dict[tuple[Any, ...], float] = {}
+        self.paused = False  # the game waits for its physical table: no timer runs meanwhile
 
     def to_json(self) -> JSON | None:
         """The timer as a view shows it, or None."""
@@ -223,6 +234,33 @@ class MovementClock:
         else:
             self.timer = Timer(key, mover, self.seconds, now + self.seconds)
             self._schedule(self._timeout(self.seconds))
+        if self.paused:
+            self._pause_timer()
+        return True
+
+    def pause(self) -> bool:
+        """The game waits for its physical table (offline, not read, differing): the running timer stops with
+        the time it has left, and none runs until ``resume``; True if a running timer stopped."""
+        self.paused = True
+        return self._pause_timer()
+
+    def resume(self) -> bool:
+        """The table agrees again: a paused timer runs on with the time it had left; True if one did."""
+        self.paused = False
+        timer = self.timer
+        if timer is None or timer.left is None:
+            return False
+        left, timer.left = timer.left, None
+        timer.deadline = self.clock.now() + left
+        self._schedule(self._timeout(left))
+        return True
+
+    def _pause_timer(self) -> bool:
+        timer = self.timer
+        if timer is None or timer.held or timer.expired or timer.left is not None:
+            return False
+        timer.left = max(0.0, timer.deadline - self.clock.now())
+        self._cancel()
         return True
 
     def start(self, seat: Seat) -> bool:
@@ -233,6 +271,8 @@ class MovementClock:
         timer.held = False
         timer.deadline = self.clock.now() + timer.total
         self._schedule(self._timeout(timer.total))
+        if self.paused:
+            self._pause_timer()
         return True
 
     async def _grace(self, timer: Timer) -> None:
@@ -244,7 +284,10 @@ class MovementClock:
         """Keep the time the current timer has left, in case its phase comes back (held: its full time)."""
         timer = self.timer
         if timer is not None and not timer.expired:
-            left = timer.total if timer.held else max(0.0, timer.deadline - self.clock.now())
+            if timer.left is not None:
+                left = timer.left
+            else:
+                left = timer.total if timer.held else max(0.0, timer.deadline - self.clock.now())
             self._left[timer.key] = left
 
     def stop(self) -> None:
