@@ -270,7 +270,7 @@ def test_a_lost_placed_event_is_found_by_the_snapshot_asked_while_a_piece_is_in_
     run(body)
 
 
-def test_carry_on_never_clears_a_refused_placement(tmp_path: Path) -> None:
+def test_carry_on_never_clears_a_refused_placement_which_says_the_rules_reason(tmp_path: Path) -> None:
     """A piece put where the rules forbid goes back by hand: Carry on ignores the other cells read wrongly
     (a stuck sensor), never the refused cell nor the refused piece's own cell; the game waits until it is
     back."""
@@ -289,11 +289,17 @@ def test_carry_on_never_clears_a_refused_placement(tmp_path: Path) -> None:
             board = [(c, r) for r in range(9) for c in range(12) if (c, r) not in legal | taken]
             bad, stray = (b.place.to_table(cell) for cell in board[:2])
             assert bad is not None and stray is not None
-            # A stray piece (a stuck sensor, say), then a placement the rules refuse.
-            await b.send("sensor", SensorEvent(session=1, seq=1, cell=stray, event="placed"))
-            await b.send("sensor", SensorEvent(session=1, seq=2, cell=origin, event="lifted"))
-            await b.send("sensor", SensorEvent(session=1, seq=3, cell=bad, event="placed"))
-            assert b.dev.refusal is not None and b.dev.refusal[0] == bad
+            # The rules' own reason, as a tap-and-tap on the screen is refused (review B #9).
+            with pytest.raises(GameError) as screen:
+                await live.act(
+                    piece.seat, {"type": "move", "unit": piece.unit, "to": list(board[0])}, "screen"
+                )
+            assert screen.value.code == "illegal"
+            # A placement the rules refuse, then a stray piece (a stuck sensor, say).
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            await b.send("sensor", SensorEvent(session=1, seq=2, cell=bad, event="placed"))
+            assert b.dev.refusal == (bad, screen.value.message)
+            await b.send("sensor", SensorEvent(session=1, seq=3, cell=stray, event="placed"))
             assert {d.cell for d in b.bridge.divergent(b.dev)} == {stray, origin, bad}
             b.bridge.carry_on(b.dev)
             assert b.dev.refusal is not None and b.dev.refusal[0] == bad  # still red

@@ -677,7 +677,8 @@ class TableBridge:
         action = next((m["action"] for m in moves if tuple(m.get("to") or ()) == tuple(to)), None)
         if action is None:
             note = out.get("note")
-            return refuse(str(note) if note else f"that piece cannot go to [{to[0]}, {to[1]}] now")
+            why = None if note else _why_not(live, order.seat, moves, to)
+            return refuse(str(note) if note else why or f"that piece cannot go to [{to[0]}, {to[1]}] now")
         self.sensor_acting = dev
         try:
             accepted = await live.act(order.seat, action, client_id, origin=SENSOR)
@@ -1062,6 +1063,26 @@ class TableBridge:
             self._ask_snapshot(dev, force=True)  # read it afresh for its new game
         await self._refresh(dev)
         return next(d for d in self.devices_json() if d["device"] == device)
+
+
+def _why_not(live: Any, seat: Seat, moves: list[JSON], to: tuple[int, int]) -> str | None:
+    """The rules' own reason a piece may not go to ``to`` (out of reach, impassable, ...): its move action
+    with that destination, put to the referee (a refusal changes nothing; no die is rolled); None if the
+    rules give none."""
+    if not moves:
+        return None
+    first = moves[0]
+    template, dest = first.get("action"), first.get("to")
+    if not isinstance(template, dict) or dest is None:
+        return None
+    action = {k: [to[0], to[1]] if v == dest else v for k, v in template.items()}
+    try:
+        live.referee.propose(seat, live.game.action_from_json(action), SENSOR, then_chance=False)
+    except GameError as exc:
+        return exc.message
+    except Exception:  # an action the game cannot read: no reason to give
+        return None
+    return None
 
 
 def _back(dev: _Device, d: Divergent) -> bool:
