@@ -410,3 +410,27 @@ def test_the_movement_timer_waits_while_the_game_waits_for_the_table(tmp_path: P
             assert live.history[-1].origin == "timer"
 
     run(body)
+
+
+def test_a_piece_lifted_before_a_power_cycle_and_put_down_after_is_its_move(tmp_path: Path) -> None:
+    """A power cycle with a piece in the hand forgets the lift (a new session); its placement on a cell it may
+    go to, with its own cell the only one missing, is its move (as one heard only through a snapshot)."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            live = b.session.live
+            piece, origin, to, move = b.mover_move()
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            await b.send("status", b.layout.to_birth(DEVICE, 2, "test"))
+            assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
+            await b.answer(2, 0, b.occupied(without=origin))
+            assert b.dev.held is None and "put" in (b.bridge.blocked(b.dev) or "")
+            v0 = live.version
+            await b.send("sensor", SensorEvent(session=2, seq=1, cell=to, event="placed"))
+            assert live.version == v0 + 1 and live.history[-1].origin == SENSOR
+            assert [list(p.cell) for p in b.pieces() if p.unit == piece.unit] == [move["to"]]
+            assert b.bridge.blocked(b.dev) is None
+            rows = b.manager.journal.steps(b.session.row.id)  # type: ignore[union-attr]
+            assert rows[-1].client_id == f"hw:{DEVICE}:2:1"
+
+    run(body)

@@ -629,6 +629,10 @@ class TableBridge:
                 dev.held = None
             if dev.refusal is not None and dev.refusal[0] == ev.cell and ev.event == "lifted":
                 dev.refusal = None  # the refused piece is taken off its cell
+            if ev.event == "placed" and dev.tracker.held is None and session is not None:
+                # A piece put down whose lift was not seen (lifted before a power cycle, or before the table
+                # was read): one piece missing and this one more is its move, as after a snapshot (E2).
+                await self._one_moved(dev, session, f"hw:{dev.id}:{ev.session}:{ev.seq}", to=ev.cell)
 
     def _held(
         self, dev: _Device, session: TableSession | None, order: Lifted, expected: Mapping[TableCell, Piece]
@@ -704,18 +708,27 @@ class TableBridge:
         if held is not None:
             await self._landed_unheard(dev, session, snap, held)
             return
+        if await self._one_moved(dev, session, f"hw:{dev.id}:{snap.session}:s{snap.seq}"):
+            log.info("physical table %s: a move made unheard was taken from its snapshot", dev.id)
+
+    async def _one_moved(
+        self, dev: _Device, session: TableSession, client_id: str, *, to: TableCell | None = None
+    ) -> bool:
+        """Exactly one expected piece missing and one piece more (on ``to``, if given), nothing else
+        differing: that piece's move there, taken if the rules allow it (quiet: no red light if not); whether
+        it was."""
         differing = self.divergent(dev)
         missing = [d for d in differing if d.want == "piece"]
         extra = [d for d in differing if d.want == "empty"]
         if len(differing) != 2 or len(missing) != 1 or len(extra) != 1:
-            return
+            return False
+        if to is not None and extra[0].cell != to:
+            return False
         piece = self._expected(dev, session).get(missing[0].cell)
         if piece is None:
-            return
+            return False
         order = Moved(piece.unit, piece.seat, missing[0].cell, extra[0].cell)
-        client_id = f"hw:{dev.id}:{snap.session}:s{snap.seq}"
-        if await self._move(dev, session, order, client_id, None, quiet=True):
-            log.info("physical table %s: a move made unheard was taken from its snapshot", dev.id)
+        return await self._move(dev, session, order, client_id, None, quiet=True)
 
     async def _landed_unheard(
         self, dev: _Device, session: TableSession, snap: Snapshot, held: Lifted
