@@ -524,7 +524,8 @@ def test_the_bridge_in_process_sessions_snapshots_and_order(tmp_path: Path) -> N
             assert [(c.cmd, c.id) for c in asked] == [("snapshot", dev.snapshot_cmd)]
             assert (
                 bridge.blocked(dev)
-                == f"the game waits for the physical table {DEVICE} to say what stands on it (or free it in the lobby)"
+                == f"the game waits for the physical table {DEVICE} to say what stands on it "
+                "(or free it in the lobby)"
             )
             # A refused snapshot command is kept, to be asked again.
             await send("ack", Ack(id=asked[0].id, ok=False, error="busy"))
