@@ -62,6 +62,12 @@ class Bench:
         """A message from the table, as the broker would hand it to the bridge."""
         await self.bridge.handle(topic(device, leaf), encode(model))
 
+    def tc(self, game_cell: Any) -> TableCell:
+        """The table cell of a game cell."""
+        cell = self.place.to_table((game_cell[0], game_cell[1]))
+        assert cell is not None, game_cell
+        return cell
+
     def pieces(self) -> list[Piece]:
         """The game's public pieces now."""
         live = self.session.live
@@ -432,5 +438,40 @@ def test_a_piece_lifted_before_a_power_cycle_and_put_down_after_is_its_move(tmp_
             assert b.bridge.blocked(b.dev) is None
             rows = b.manager.journal.steps(b.session.row.id)  # type: ignore[union-attr]
             assert rows[-1].client_id == f"hw:{DEVICE}:2:1"
+
+    run(body)
+
+
+def test_a_heartbeat_snapshot_never_infers_a_move_back_from_the_table(tmp_path: Path) -> None:
+    """A step the table has not followed yet (a screen's move, an undo, a bot's) leaves one piece missing and
+    one more: the heartbeat's snapshot (nothing lost that the referee knows of) must not take that back as a
+    move every HEARTBEAT_S; a snapshot asked for a gap may (events were lost)."""
+
+    async def body() -> None:
+        async with bench(tmp_path) as b:
+            live = b.session.live
+            piece, _, _, move = b.mover_move()
+            await live.act(piece.seat, move["action"], "screen-1")  # the table has not followed it
+            b.session.after_step()
+            assert {d.want for d in b.bridge.divergent(b.dev)} == {"piece", "empty"}
+            tried: list[str] = []
+            one_moved = b.bridge._one_moved
+
+            async def spy(*args: Any, **kwargs: Any) -> bool:
+                tried.append(args[2])
+                return await one_moved(*args, **kwargs)
+
+            b.bridge._one_moved = spy  # type: ignore[method-assign]
+            v0 = live.version
+            assert [c.cmd for _, c in b.due(b.now[0] + HEARTBEAT_S)] == ["snapshot"]
+            await b.answer(1, 0, b.occupied(without=b.tc(move["to"]), plus=b.tc(piece.cell)))
+            assert tried == [] and live.version == v0 and len(b.bridge.divergent(b.dev)) == 2
+            # A gap (event 2 before 1) that times out asks a snapshot that may infer what was lost.
+            cell = b.occupied()[0].cell
+            await b.send("sensor", SensorEvent(session=1, seq=2, cell=cell, event="lifted"))
+            b.due(b.now[0] + 2 * RETRY_S)  # the gap starts waiting
+            assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
+            await b.answer(1, 2, b.occupied(without=b.tc(move["to"]), plus=b.tc(piece.cell)))
+            assert tried == [f"hw:{DEVICE}:1:s2"]
 
     run(body)

@@ -134,6 +134,10 @@ class _Device:
     snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
     asked_at: float | None = None  # when a snapshot command was last sent to it (at most one per RETRY_S)
     ahead: list[SensorEvent] = field(default_factory=list)  # events of a newer session, until the snapshot
+    # The snapshot outstanding is only a check (the heartbeat, a piece in the air): nothing was lost that the
+    # referee knows of, so its answer infers no move but the held piece's landing (a game step the table has
+    # not followed yet, an undo, must never be "inferred" back from the table every HEARTBEAT_S).
+    checking: bool = False
     # The game's surface laid on this table, or why it does not fit (both kept while surface and layout stay).
     placed: tuple[Surface, Layout, Placement | PlacementError] | None = None
     lights_failed: bool = False  # the last frame could not be computed (a bug: the view says so)
@@ -331,8 +335,10 @@ class TableBridge:
         for dev in list(self.devices.values()):
             if not dev.online or dev.birth is None:
                 continue
-            if dev.sequencer.needs_snapshot(now) or self._check_due(dev, now):
+            if dev.sequencer.needs_snapshot(now):
                 self._ask_snapshot(dev)
+            elif self._check_due(dev, now):
+                self._ask_snapshot(dev, check=True)
         out: list[tuple[str, Command]] = []
         for pending in list(self.pending.values()):
             target = self.devices.get(pending.device)
@@ -559,11 +565,11 @@ class TableBridge:
                 # The answer to a command already answered (a re-send crossed its first answer): the events
                 # since say more, and taking it would only drop those it includes.
                 return
-        else:
-            self.pending.pop(
-                dev.snapshot_cmd or "", None
-            )  # the snapshot answers its command, whatever its ack
-            dev.snapshot_cmd = None
+        checking = answer and dev.checking
+        if answer:
+            # The snapshot answers its command, whatever its ack.
+            self.pending.pop(dev.snapshot_cmd or "", None)
+            dev.snapshot_cmd, dev.checking = None, False
         if dev.sequencer.session is not None and dev.sequencer.session != snap.session:
             self._afresh(dev)  # the answer to our own question is the table's session, lower ones too
         dev.session = snap.session
@@ -602,7 +608,7 @@ class TableBridge:
                 dev.refusal = None  # the refused piece was taken off
             for event in replay:
                 await self._apply(dev, event)
-            await self._infer(dev, snap)
+            await self._infer(dev, snap, check=checking)
         await self._refresh(dev)
 
     # -- sensors to orders -------------------------------------------------------------------------------
@@ -697,16 +703,19 @@ class TableBridge:
             session.after_step()
         return True
 
-    async def _infer(self, dev: _Device, snap: Snapshot) -> None:
+    async def _infer(self, dev: _Device, snap: Snapshot, *, check: bool = False) -> None:
         """A move the referee did not hear (its events lost while the broker was away): after a snapshot, one
         piece gone from its cell and one piece more on a cell it may move to is that move. Anything else stays
-        divergence for the players to put right."""
+        divergence for the players to put right. After a ``check`` (heartbeat, piece in the air) only the
+        held piece's landing is taken."""
         session = self._session(dev)
         if session is None:
             return
         held = dev.tracker.held
         if held is not None:
             await self._landed_unheard(dev, session, snap, held)
+            return
+        if check:
             return
         if await self._one_moved(dev, session, f"hw:{dev.id}:{snap.session}:s{snap.seq}"):
             log.info("physical table %s: a move made unheard was taken from its snapshot", dev.id)
@@ -996,12 +1005,16 @@ class TableBridge:
         await client.publish(topic(dev.id, "frame"), encode(frame), qos=1, retain=True)
         dev.sent, dev.force = lights, False
 
-    def _ask_snapshot(self, dev: _Device, *, force: bool = False) -> None:
-        """Ask the table what stands on it (once at a time; ``force`` replaces a request outstanding)."""
+    def _ask_snapshot(self, dev: _Device, *, force: bool = False, check: bool = False) -> None:
+        """Ask the table what stands on it (once at a time; ``force`` replaces a request outstanding;
+        ``check``: only a check, the heartbeat's or a piece in the air's, unless another asks it too)."""
+        if not check:
+            dev.checking = False  # a gap, a new session, a reconnect: its answer may infer a move lost
         if dev.snapshot_cmd is not None and dev.snapshot_cmd in self.pending:
             if not force:
                 return
             del self.pending[dev.snapshot_cmd]
+        dev.checking = check
         self._commands += 1
         cmd = Command(id=f"c{self._commands}", cmd="snapshot")
         dev.snapshot_cmd = cmd.id
