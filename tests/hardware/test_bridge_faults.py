@@ -117,16 +117,22 @@ class Bench:
 
 @asynccontextmanager
 async def bench(
-    tmp_path: Path, *, session: int = 1, clock: Clock = SYSTEM_CLOCK, timer: int = 0
+    tmp_path: Path,
+    *,
+    session: int = 1,
+    clock: Clock = SYSTEM_CLOCK,
+    timer: int = 0,
+    seats: tuple[str, str] = ("human", "human"),
+    bot_delay: float = 0.0,
 ) -> AsyncIterator[Bench]:
     """A bound, read table (its birth of ``session`` and its first snapshot answered)."""
-    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0, clock=clock)
+    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=bot_delay, clock=clock)
     manager.start()
     bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
     now = [1000.0]
     bridge._time = lambda: now[0]  # type: ignore[method-assign]
     try:
-        body = record()
+        body = record(seats=seats)
         if timer:
             body["timer_seconds"] = timer
         game = await manager.import_record(body)
@@ -473,5 +479,26 @@ def test_a_heartbeat_snapshot_never_infers_a_move_back_from_the_table(tmp_path: 
             assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
             await b.answer(1, 2, b.occupied(without=b.tc(move["to"]), plus=b.tc(piece.cell)))
             assert tried == [f"hw:{DEVICE}:1:s2"]
+
+    run(body)
+
+
+def test_a_bot_s_piece_put_down_unseen_is_never_inferred_as_the_bot_s_move(tmp_path: Path) -> None:
+    """The bot moves its own pieces: its piece lifted before a power cycle and put down elsewhere stays
+    divergence to put right by hand (the inference acts for people only)."""
+
+    async def body() -> None:
+        clock = ManualClock()  # the bots wait for a clock that never moves: only the table acts
+        async with bench(tmp_path, clock=clock, seats=("bot", "bot"), bot_delay=1.0) as b:
+            live = b.session.live
+            _, origin, to, _ = b.mover_move()
+            await b.send("sensor", SensorEvent(session=1, seq=1, cell=origin, event="lifted"))
+            await b.send("status", b.layout.to_birth(DEVICE, 2, "test"))
+            assert [c.cmd for _, c in b.due(b.now[0] + RETRY_S)] == ["snapshot"]
+            await b.answer(2, 0, b.occupied(without=origin))
+            v0 = live.version
+            await b.send("sensor", SensorEvent(session=2, seq=1, cell=to, event="placed"))
+            assert live.version == v0
+            assert {(d.cell, d.want) for d in b.bridge.divergent(b.dev)} == {(origin, "piece"), (to, "empty")}
 
     run(body)

@@ -734,8 +734,9 @@ class TableBridge:
         if to is not None and extra[0].cell != to:
             return False
         piece = self._expected(dev, session).get(missing[0].cell)
-        if piece is None:
-            return False
+        seats = session.row.seats
+        if piece is None or not 0 <= piece.seat < len(seats) or seats[piece.seat] != "human":
+            return False  # a bot's piece out of place is put right by hand, never a move of the bot's
         order = Moved(piece.unit, piece.seat, missing[0].cell, extra[0].cell)
         return await self._move(dev, session, order, client_id, None, quiet=True)
 
