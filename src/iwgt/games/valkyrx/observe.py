@@ -95,9 +95,14 @@ def observe(state: ValkyrxState, seat: Seat | None) -> JSON:
             "height": scen.spec.height,
             "terrain": [{"cell": list(hex_to_offset(c)), "kind": k} for c, k in sorted(scen.terrain.items())],
         },
+        # A seat sees its own zone while deployment lasts; a spectator (and the physical table, which lights
+        # what a spectator sees) the zone of the seat deploying (VX-14-01): scenario data, public to all.
         "deployment": (
-            [list(hex_to_offset(c)) for c in sorted(scen.deployment[seat])]
-            if seat is not None and state.phase == "deploy"
+            [
+                list(hex_to_offset(c))
+                for c in sorted(scen.deployment[state.deploy_seat if seat is None else seat])
+            ]
+            if state.phase == "deploy"
             else []
         ),
         "units": [_unit_view(u, seat, over, state.arrives(u.id)) for u in state.units],

@@ -7,7 +7,8 @@ Decisions (for docs/rules/valkyrx.md, section 14):
   ``hidden`` never lights, not even for its owner: its piece is off the table, and a lit cell on a shared
   table would show every onlooker where it lurks (VX-12-06). A light needs a cell the observation gives;
   cells off the board never light.
-- **Deployment** (VX-14-01): the deploying seat's zone, while that seat deploys.
+- **Deployment** (VX-14-01): the deploying seat's zone, while that seat deploys, on its own screen and on a
+  spectator's (the physical table's): the zone is scenario data, and the spectator's observation carries it.
 - **Movable** (VX-14-02): the units ``options`` lists, on the seat's turn.
 - **Morale** (VX-14-08, VX-14-09): every unit on the table at Weakened (yellow) or Critical (orange).
 - **Enchanted** (VX-14-12): the units of every spell listed in force, in the shade of the caster's side; a
@@ -25,8 +26,10 @@ Decisions (for docs/rules/valkyrx.md, section 14):
 - **Spell wave** (VX-14-11): from the wizard's cell, ring k lights at ``k * WAVE_RING_MS`` for
   ``WAVE_MS``, out to the spell's range. A "local" spell (Shield) lights the wizard's cell alone; an "all"
   spell (Armageddon) runs out to the farthest cell of the board. Spells hurting units flash them red.
-- **Selection**: one light per destination cell, charge (amber) before walk (green) before flight (sky);
-  the picked-up unit blue, and each enemy with a forecast amber (``preview``).
+- **Selection**: every legal action that puts the unit on a cell (a move, its placement in deployment, a
+  journey through its side's portal); one light per destination cell, charge (amber) before walk (green)
+  before flight (sky), a journey green, a placement white (``deploy``, VX-14-01, VX-15-04); the picked-up
+  unit blue, and each enemy with a forecast amber (``preview``).
 - **Forecasts** (``iwgt.games.valkyrx.forecast``): per enemy, the largest expected casualties over the
   unit's contact destinations (charge or walk, not a deferred contact), and its volley from where it stands;
   ``share`` is of the target's starting strength, as the health bar counts. A cast's ``attacker_losses`` are
@@ -43,7 +46,7 @@ Decisions (for docs/rules/valkyrx.md, section 14):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeAlias
 
 from iwgt.core.legal_cache import LegalActions
 from iwgt.core.lights import (
@@ -69,7 +72,7 @@ from iwgt.core.protocol import JSON, Event, Seat
 from iwgt.core.table import Piece, Surface
 from iwgt.core.table_kit import trial
 from iwgt.games.valkyrx import events as ev
-from iwgt.games.valkyrx.actions import Action, CastSpell, Move
+from iwgt.games.valkyrx.actions import Action, CastSpell, Move, PlaceUnit, Transport
 from iwgt.games.valkyrx.config import rules_config
 from iwgt.games.valkyrx.forecast import Forecast, melee_forecast, missile_forecast, spell_forecast
 from iwgt.games.valkyrx.game import ValkyrxGame
@@ -105,7 +108,7 @@ REACTS_TO: Final[tuple[type[Event], ...]] = (
 
 _BORDERS: Final = {"Weakened": "yellow", "Critical": "orange"}
 _LEVEL_LIGHTS: Final = {"Weakened": "weakened", "Critical": "critical"}
-_MOVE_RANK: Final = {"charge": 0, "destination": 1, "fly": 2}  # one light per destination cell
+_MOVE_RANK: Final = {"charge": 0, "destination": 1, "fly": 2, "deploy": 3}  # one light per destination cell
 
 
 VALKYRX_EFFECTS: Final = BASE.extend(
@@ -161,7 +164,16 @@ def _state(state: Any) -> ValkyrxState:
     return state
 
 
-def _move_kind(move: Move) -> str:
+Placing: TypeAlias = Move | PlaceUnit | Transport
+"""An action that puts a unit on a cell: what a piece lifted and put down on the table may order."""
+
+
+def _move_kind(move: Placing) -> str:
+    """The selection's ``kind`` of a move: walk, charge, fly, pray, deploy or transport."""
+    if isinstance(move, PlaceUnit):
+        return "deploy"
+    if isinstance(move, Transport):
+        return "transport"
     if move.pray:
         return "pray"
     if move.charge:
@@ -235,8 +247,9 @@ class ValkyrxAdapter:
         return VALKYRX_EFFECTS.ordered(lit.out)
 
     def _standing(self, lit: _Lighter, obs: JSON, seat: Seat | None, movable: Sequence[int]) -> None:
-        if obs.get("phase") == "deploy" and seat is not None and obs.get("to_move") == seat:
-            for c in obs.get("deployment", []):
+        deploying = obs.get("to_move")
+        if obs.get("phase") == "deploy" and deploying is not None and seat in (None, deploying):
+            for c in obs.get("deployment", []):  # a spectator's: the deploying seat's zone, public
                 lit.add(_cell(c), "deploy", "steady")  # VX-14-01
         table = spells()
         for e in obs.get("spells_in_force", []):
@@ -346,12 +359,21 @@ class ValkyrxAdapter:
         return {"movable": list(movable), "actions": actions}
 
     def selection(self, game: AnyGame, state: Any, seat: Seat, unit_id: int) -> JSON:
-        """A picked-up unit's legal moves and lights, and the expected casualties of its possible attacks."""
+        """A picked-up unit's legal moves and lights, and the expected casualties of its possible attacks.
+
+        ``moves`` holds every legal action that puts the unit on a cell, ``{"to", "kind", "action"}`` with
+        ``kind`` one of walk, charge, fly, pray (a move), deploy (its placement, VX-15-04) and transport (a
+        journey through its portal, VX-SP-TRANSPORT): each cell's default first (the one its light shows), the
+        one a physical table's bridge plays when the piece is put down there."""
         st = _state(state)
         out: JSON = {"type": "selection", "unit": unit_id, "moves": [], "lights": [], "previews": []}
-        moves = [a for a in self._legal.get(game, st, seat) if isinstance(a, Move) and a.unit == unit_id]
+        moves: list[Placing] = [
+            a
+            for a in self._legal.get(game, st, seat)
+            if isinstance(a, Move | PlaceUnit | Transport) and a.unit == unit_id
+        ]
         if 0 <= unit_id < len(st.units):
-            note = self._note(game, st, seat, unit_id, bool(moves))
+            note = self._note(game, st, seat, unit_id, moves)
             if note is not None:
                 out["note"] = note  # always answered: a piece picked up with no move says why
         if not moves:
@@ -367,7 +389,8 @@ class ValkyrxAdapter:
             {"to": list(hex_to_offset(m.to)), "kind": _move_kind(m), "action": game.action_to_json(m)}
             for m in moves
         ]
-        best = self._selection_forecasts(st, unit_id, moves)
+        walks = [m for m in moves if isinstance(m, Move)]  # forecasts: a move's contacts, never a placement
+        best = self._selection_forecasts(st, unit_id, walks) if walks else []
         lit = [Light(hex_to_offset(unit.cell), "selected", colour("selected", self.palette), "steady")]
         lit += [Light(hex_to_offset(c), e, colour(e, self.palette), "steady") for c, e in lights.items()]
         lit += [
@@ -380,18 +403,30 @@ class ValkyrxAdapter:
         ]
         return out
 
-    def _note(self, game: AnyGame, st: ValkyrxState, seat: Seat, unit_id: int, movable: bool) -> str | None:
-        """What the picked-up unit does by itself and what the seat may do (the Grima, the Sand Worm), or why
-        it cannot move now; None for a unit with moves and nothing more to say (from its observation)."""
+    def _note(
+        self, game: AnyGame, st: ValkyrxState, seat: Seat, unit_id: int, moves: Sequence[Placing]
+    ) -> str | None:
+        """What the picked-up unit does by itself and what the seat may do (the Grima, the Sand Worm), where a
+        portal may send it, or why it cannot move now; None for a unit with moves and nothing more to say
+        (from its observation)."""
         obs = game.observe(st, seat)
         u = next((x for x in obs["units"] if x["id"] == unit_id), None)
         if u is None:
             return None
         note = stealth_note(u, Names(obs), seat)
-        if movable or (note is not None and u.get("hidden")):
+        if moves and all(isinstance(m, Transport) for m in moves):
+            gate = (
+                f"{u['name']} stands on your portal: it may pass through to any lit cell (VX-SP-TRANSPORT)."
+            )
+            return gate if note is None else f"{note} {gate}"
+        if moves or (note is not None and u.get("hidden")):
             return note  # a hidden unit's note says already why it takes no move
         if game.to_move(st) != seat:
             why = "it is not your turn to act"
+        elif st.phase == "deploy" and st.units[unit_id].owner != seat:
+            why = "it is not yours to place"
+        elif st.phase == "deploy":
+            why = why_not_move(st, st.units[unit_id], seat) or "no cell of your zone is free"
         elif st.phase != "movement":
             why = "units move in the movement phase"
         else:
@@ -556,24 +591,32 @@ class ValkyrxAdapter:
         return out
 
 
-def _move_effect(move: Move) -> str:
-    """The light a move's destination shows (``_MOVE_RANK``'s keys)."""
+def _move_effect(move: Placing) -> str:
+    """The light a move's destination shows (``_MOVE_RANK``'s keys): a placement lights its zone's cell
+    (VX-14-01), a journey through the portal its cell green, where the piece goes."""
+    if isinstance(move, PlaceUnit):
+        return "deploy"
+    if isinstance(move, Transport):
+        return "destination"
     return "charge" if move.charge else "fly" if move.airborne else "destination"
 
 
-def _default_first(moves: Sequence[Move]) -> list[Move]:
+def _default_rank(move: Placing) -> tuple[int, int, bool]:
+    """The order of the moves to one cell: the kind its light shows (``_MOVE_RANK``), a move before a journey
+    through the portal, a plain move before a prayer."""
+    return (_MOVE_RANK[_move_effect(move)], isinstance(move, Transport), isinstance(move, Move) and move.pray)
+
+
+def _default_first(moves: Sequence[Placing]) -> list[Placing]:
     """The moves grouped by cell (in the engine's order of first reaching it), the default first in each: the
-    kind the cell's light shows (charge, then walk, then flight: ``_MOVE_RANK``) and a plain move before a
-    prayer at the Temple (praying is the player's choice on the touchscreen). A physical table's bridge plays
-    the first move to the cell a piece is put on, so the piece does what the light promised."""
-    cells: dict[Hex, list[Move]] = {}
+    kind the cell's light shows (charge, then walk, then flight: ``_MOVE_RANK``), a move before a journey
+    through the portal, and a plain move before a prayer at the Temple (praying is the player's choice on the
+    touchscreen). A physical table's bridge plays the first move to the cell a piece is put on, so the piece
+    does what the light promised."""
+    cells: dict[Hex, list[Placing]] = {}
     for m in moves:
         cells.setdefault(m.to, []).append(m)
-    return [
-        m
-        for group in cells.values()
-        for m in sorted(group, key=lambda m: (_MOVE_RANK[_move_effect(m)], m.pray))
-    ]
+    return [m for group in cells.values() for m in sorted(group, key=_default_rank)]
 
 
 def _target_json(f: Forecast) -> JSON:
