@@ -219,9 +219,12 @@ export class HardwareStrip {
       h("strong", {}, "The game waits: "), " ", why) : null;
     const diverged = this.diverged ? h("p", { class: "hw-diverged", testid: "hw-diverged", role: "alert" },
       h("strong", {}, "Refused until the table agrees: "), this.diverged) : null;
-    const calm = !held && !refusal && !fixes && !blocked && !diverged
+    // The server could not compute the table's lights (it is dark): said, so nobody trusts a dark table.
+    const dark = hw.lights ? h("p", { class: "hw-refusal", testid: "hw-lights", role: "alert" }, String(hw.lights))
+      : null;
+    const calm = !held && !refusal && !fixes && !blocked && !diverged && !dark
       ? h("p", { class: "hw-calm", testid: "hw-agrees" }, "The table and the game agree.") : null;
-    fill(this.body, held, refusal, fixes, blocked, diverged, calm);
+    fill(this.body, held, refusal, fixes, blocked, diverged, dark, calm);
     requestAnimationFrame(() => this.cue()); // once laid out
   }
 }
