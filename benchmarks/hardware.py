@@ -346,14 +346,15 @@ class Rig:
         return self.bridge.devices[DEVICE]
 
     def agrees(self) -> bool:
-        """The table is read (this session) and agrees with the game: nothing blocks it."""
+        """The table is read (this session) and agrees with the game: nothing blocks it (a piece in the air is
+        the measured half-move itself, not a disagreement)."""
         dev = self.bridge.devices.get(DEVICE)
         return bool(
             dev is not None
             and dev.online
             and dev.synced
             and dev.session == self.sim.table.session
-            and self.bridge.blocked(dev) is None
+            and self.bridge.blocked(dev, air=False) is None
         )
 
 
