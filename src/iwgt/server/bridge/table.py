@@ -1,22 +1,7 @@
-"""The referee's bridge to physical tables over MQTT: devices, bindings, sensors in, lights out, the gate.
+"""``TableBridge``: the referee's side of the physical tables, over one MQTT connection.
 
-One ``TableBridge`` per server (``iwgt serve --table-bridge`` or ``--mqtt URL``). It logs in as the
-``referee`` user, keeps its retained status (its last will says it is offline), and follows every table under
-``iwgt/v1/tables/+/#`` (docs/hardware.md):
-
-- a table's retained birth makes it known (its cells, LEDs and session); its last will marks it offline;
-- a device bound to a game table (``bind``, kept in the journal's ``hardware`` table) has its sensor events
-  put in order (``Sequencer``) and turned into orders (``Tracker``): a piece lifted lights its moves, a piece
-  put down elsewhere is the selection's move to that cell, acted as the seat with origin ``"sensor"`` and the
-  client id ``hw:<device>:<session>:<seq>`` (a redelivered event is the same step); a move the rules refuse
-  lights the cell red and says why;
-- a new session or a gap asks a snapshot (``cmd``, retried every ``RETRY_S`` until acknowledged);
-- after every broadcast and every change of the overlay the table's lights are published as a whole
-  ``Frame`` (retained), only when they changed;
-- while the table and the game differ (or the table is offline or not yet read), every act of that game is
-  refused with ``table_diverged`` and the cells named in words, until the pieces agree or the players carry
-  on past the cells read wrongly (a stuck sensor must not stop a game);
-- a malformed message is answered on the device's ``error`` topic and changes nothing.
+It follows every table's birth, status, sensor events, snapshots and acks, binds devices to game tables,
+gates their games, and publishes their lights (see the package's docstring).
 """
 
 from __future__ import annotations
@@ -26,19 +11,17 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import aiomqtt
 
 from iwgt.core.errors import GameError
-from iwgt.core.protocol import JSON, Seat
-from iwgt.core.referee import SENSOR as _SENSOR
+from iwgt.core.protocol import JSON
 from iwgt.core.table import PhysicalTable, Piece, Surface
 from iwgt.hardware.frames import Overlay, held_lights, table_frame
 from iwgt.hardware.layout import Layout, LayoutError
 from iwgt.hardware.mqtt import MqttAuthError, MqttUrl, run_forever
-from iwgt.hardware.orders import Changed, Lifted, Moved, PutBack, Tracker
+from iwgt.hardware.orders import Changed, Lifted, Moved, PutBack
 from iwgt.hardware.places import Placement, PlacementError, placement
 from iwgt.hardware.protocol import (
     PREFIX,
@@ -63,130 +46,27 @@ from iwgt.hardware.protocol import (
 )
 from iwgt.hardware.reconcile import Divergent, divergence
 from iwgt.hardware.sequence import MAX_AHEAD, Sequencer, TooFarAhead
+from iwgt.server.bridge.gate import _back, _Link, _why_not, _words
+from iwgt.server.bridge.state import (
+    _ABSENT,
+    HEARTBEAT_S,
+    HELD_CHECK_S,
+    RETRY_S,
+    SENSOR,
+    STOP_S,
+    TICK_S,
+    _Device,
+    _Held,
+    _Pending,
+)
 from iwgt.server.errors import TableError
 from iwgt.table.plain import table_of
 
 if TYPE_CHECKING:
-    from iwgt.server.app import Settings
     from iwgt.server.manager import TableManager
     from iwgt.server.session import TableSession
 
 log = logging.getLogger("iwgt.bridge")
-
-SENSOR = _SENSOR
-"""The journal's origin of a step a piece lifted and put down on the table made (undone as a player's is)."""
-
-DIVERGED = "table_diverged"
-"""The code of an act refused while the physical table differs from the game."""
-
-RETRY_S = 1.0
-"""Seconds between re-sends of a command not yet acknowledged (or, a snapshot, not yet answered), and at least
-between two snapshot commands sent to one device, whatever happens."""
-
-HELD_CHECK_S = 2.0
-"""While a piece is in the air, a snapshot is asked this often: a lost ``placed`` (the last event, so no later
-one shows the gap) is found by it."""
-
-HEARTBEAT_S = 15.0
-"""A bound table is asked a snapshot at least this often (a lost last event of any kind is found by it)."""
-
-TICK_S = 0.1
-"""How often the bridge looks for gaps that timed out and commands to re-send."""
-
-STOP_S = 5.0
-"""How long the server's shutdown waits for the bridge's connection, then for its embedded broker."""
-
-_ABSENT = object()
-"""A carried-on cell that read empty when the players carried on."""
-
-
-@dataclass(slots=True)
-class _Held:
-    """A piece in the air, as the views show it."""
-
-    unit: int
-    seat: Seat
-    name: str
-    cell: TableCell  # the table cell it was lifted from
-    note: str | None
-
-
-@dataclass(eq=False)
-class _Device:
-    """One physical table as the bridge knows it."""
-
-    id: str
-    birth: Birth | None = None
-    layout: Layout | None = None
-    online: bool = False
-    session: int = 0
-    table: str | None = None  # the game table it is bound to
-    sequencer: Sequencer = field(default_factory=Sequencer)
-    tracker: Tracker = field(default_factory=Tracker)
-    synced: bool = False  # a snapshot of the current session was applied
-    held: _Held | None = None
-    refusal: tuple[TableCell, str] | None = None
-    refused_from: TableCell | None = None  # where the refused piece stands in the game (while ``refusal``)
-    ignored: dict[TableCell, object] = field(default_factory=dict)  # carried on: the cell's reading then
-    # (unit, table cell) where the table has held that piece as the game had it: a piece missing there is put
-    # "back"; one the game (a bot, an undo, a screen) moved where it never stood is put "on" its cell.
-    stood: set[tuple[int, TableCell]] = field(default_factory=set)
-    snapshot_cmd: str | None = None  # the snapshot command waiting for its answer
-    asked_at: float | None = None  # when a snapshot command was last sent to it (at most one per RETRY_S)
-    ahead: list[SensorEvent] = field(default_factory=list)  # events of a newer session, until the snapshot
-    # The snapshot outstanding is only a check (the heartbeat, a piece in the air): nothing was lost that the
-    # referee knows of, so its answer infers no move but the held piece's landing (a game step the table has
-    # not followed yet, an undo, must never be "inferred" back from the table every HEARTBEAT_S).
-    checking: bool = False
-    # The game's surface laid on this table, or why it does not fit (both kept while surface and layout stay).
-    placed: tuple[Surface, Layout, Placement | PlacementError] | None = None
-    lights_failed: bool = False  # the last frame could not be computed (a bug: the view says so)
-    sent: tuple[FrameLight, ...] | None = None  # the lights last published
-    dirty: bool = True  # the lights may have changed: the pump recomputes them
-    force: bool = False  # publish the frame even if unchanged (a birth, a reconnect)
-    shown: JSON | None = None  # the hardware view the screens last got
-    was_blocked: bool = False
-
-
-@dataclass(slots=True)
-class _Pending:
-    """A command sent and not yet acknowledged."""
-
-    device: str
-    command: Command
-    sent_at: float
-
-
-class _Link:
-    """A bound device as its game table sees it (``TableSession.hardware``, ``LiveTable.gate``)."""
-
-    def __init__(self, bridge: TableBridge, device: _Device) -> None:
-        self.bridge = bridge
-        self.device = device
-
-    def view(self) -> JSON | None:
-        """The view's ``hardware`` field."""
-        return self.bridge.hardware_view(self.device)
-
-    def shown(self, view: JSON | None) -> None:
-        """Every screen got its view, with this hardware field: the lights follow. The field is kept as shown
-        (a game step's own broadcast carries a new one: a refresh that then computes the same field must not
-        think the screens still have an older one, and one that differs is sent)."""
-        self.device.shown = view
-        self.device.dirty = True
-        self.bridge.wake()
-
-    def carry_on(self) -> None:
-        """Ignore the cells read wrongly now, until each changes again."""
-        self.bridge.carry_on(self.device)
-
-    def gate(self, origin: str) -> None:
-        """Refuse an act while the table differs from the game (a sensor's own move is let through)."""
-        if origin == SENSOR and self.bridge.sensor_acting is self.device:
-            return
-        why = self.bridge.blocked(self.device)
-        if why is not None:
-            raise TableError(DIVERGED, why)
 
 
 class TableBridge:
@@ -1090,77 +970,3 @@ class TableBridge:
             self._ask_snapshot(dev, force=True)  # read it afresh for its new game
         await self._refresh(dev)
         return next(d for d in self.devices_json() if d["device"] == device)
-
-
-def _why_not(live: Any, seat: Seat, moves: list[JSON], to: tuple[int, int]) -> str | None:
-    """The rules' own reason a piece may not go to ``to`` (out of reach, impassable, ...): its move action
-    with that destination, put to the referee (a refusal changes nothing; no die is rolled); None if the
-    rules give none."""
-    if not moves:
-        return None
-    first = moves[0]
-    template, dest = first.get("action"), first.get("to")
-    if not isinstance(template, dict) or dest is None:
-        return None
-    action = {k: [to[0], to[1]] if v == dest else v for k, v in template.items()}
-    try:
-        live.referee.propose(seat, live.game.action_from_json(action), SENSOR, then_chance=False)
-    except GameError as exc:
-        return exc.message
-    except Exception:  # an action the game cannot read: no reason to give
-        return None
-    return None
-
-
-def _back(dev: _Device, d: Divergent) -> bool:
-    """Whether a missing piece stood on its cell on this table (lifted or knocked off it): put "back"."""
-    return d.want == "piece" and d.unit is not None and (d.unit, d.cell) in dev.stood
-
-
-def _words(d: Divergent, place: Placement | None, *, back: bool = False) -> str:
-    """A divergent cell as the players read it: what to do, on the game's own cell ("back" only for a piece
-    that stood there: one the game moved, or a table set up afresh, is put "on" its cell)."""
-    to = place.to_game(d.cell) if place is not None else None
-    where = f"[{to[0]}, {to[1]}]" if to is not None else f"the table's cell [{d.cell[0]}, {d.cell[1]}]"
-    name = d.name or "the piece"
-    if d.want == "piece":
-        return f"put {name} back on {where}" if back else f"put {name} on {where}"
-    if d.want == "tag":
-        return f"put {name} on {where} (another piece stands there)"
-    return f"take the piece off {where}"
-
-
-async def start_bridge(settings: Settings, manager: TableManager) -> TableBridge:
-    """The bridge of ``iwgt serve --table-bridge`` (with its embedded broker) or ``--mqtt URL``, started."""
-    broker: Any = None
-    if settings.mqtt_url is not None:
-        url = MqttUrl.parse(settings.mqtt_url)
-    else:
-        from iwgt.hardware.broker import Credentials, EmbeddedBroker
-
-        host, _, port = settings.mqtt_listen.rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"--mqtt-listen {settings.mqtt_listen!r}: expected HOST:PORT")
-        broker = EmbeddedBroker(host, int(port), Credentials.load(settings.data_dir))
-        await broker.start()
-        url = MqttUrl.parse(broker.url("referee"))
-    bridge = _Bridge(manager, url, broker)
-    await bridge.start()
-    return bridge
-
-
-class _Bridge(TableBridge):
-    """A bridge that also stops the embedded broker it runs on."""
-
-    def __init__(self, manager: TableManager, url: MqttUrl, broker: Any) -> None:
-        super().__init__(manager, url)
-        self.broker = broker
-
-    async def stop(self) -> None:
-        """Stop the bridge, then its broker."""
-        await super().stop()
-        if self.broker is not None:
-            try:
-                await asyncio.wait_for(self.broker.stop(), STOP_S)
-            except TimeoutError:
-                log.warning("the embedded MQTT broker did not stop within %.0f s", STOP_S)
