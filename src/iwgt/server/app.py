@@ -82,7 +82,7 @@ class Settings:
         SYSTEM_CLOCK  # the movement timer's, the bot's and the rate limiter's (tests set their own)
     )
     extra: dict[str, Any] = field(default_factory=dict)
-    table_bridge: bool = False  # run the physical tables' bridge (server/bridge.py) on an embedded broker
+    table_bridge: bool = False  # run the physical tables' bridge (server/bridge/) on an embedded broker
     mqtt_listen: str = "127.0.0.1:1883"  # where the embedded broker listens (with --table-bridge)
     mqtt_url: str | None = None  # another broker's mqtt:// or mqtts:// URL (the bridge then embeds none)
 
@@ -175,7 +175,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Intelligent Wargames Table", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.manager = manager
     app.state.settings = settings
-    app.state.bridge = None  # the physical tables' bridge, while it runs (server/bridge.py)
+    app.state.bridge = None  # the physical tables' bridge, while it runs (server/bridge/)
     app.add_middleware(OriginCheck, allowed=settings.allowed_origins)
     # Each game's own screen and board, served by convention at /static/games/<name>/ (mounted before the
     # shell's /static, which would otherwise answer for them).

@@ -286,7 +286,7 @@ class Journal:
             ).fetchone()
         return int(row[0]) - 2 * int(row[1])
 
-    # -- physical tables: which device plays which game table (server/bridge.py) ----------------------------
+    # -- physical tables: which device plays which game table (server/bridge/) ----------------------------
 
     def hardware_bindings(self) -> dict[str, str]:
         """Each bound physical table's device id and the game table it plays."""

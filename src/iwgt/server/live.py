@@ -83,7 +83,7 @@ class LiveTable:
             None  # a seat's undo waiting for consent, and at which version
         )
         self.declined: tuple[Seat, int] | None = None  # a seat's undo just declined, and at which version
-        # A bound physical table's gate (server/bridge.py): called with each act's origin, it raises a
+        # A bound physical table's gate (server/bridge/gate.py): called with each act's origin, it raises a
         # TableError ("table_diverged") while the pieces on the table differ from the game.
         self.gate: Callable[[str], None] | None = None
 

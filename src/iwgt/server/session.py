@@ -28,7 +28,7 @@ log = logging.getLogger("iwgt.server")
 
 
 class HardwareHook(Protocol):
-    """A physical table bound to this game table (server/bridge.py): what the views show of it, and a frame
+    """A physical table bound to this game table (server/bridge/): what the views show of it, and a frame
     published after every broadcast."""
 
     def view(self) -> JSON | None:
@@ -68,7 +68,7 @@ class TableSession:
         # Each seat's last version its screen said it had read (a report read, nothing covering the table):
         # a timer whose mover has a report still unread is held until then (clock.REPORT_GRACE_SECONDS).
         self.read: dict[Seat, int] = {}
-        self.hardware: HardwareHook | None = None  # a bound physical table (server/bridge.py), if any
+        self.hardware: HardwareHook | None = None  # a bound physical table (server/bridge/), if any
         self._owed: tuple[Seat, Any] | None = None  # a timer's end the physical table's gate held back
 
     def snapshot(self) -> Snapshot:

@@ -69,4 +69,4 @@ class Snapshot:
     status: str  # "playing", "over" or "quit"
     result: JSON | None
     undo: UndoFacts = UndoFacts()
-    hardware: JSON | None = None  # the bound physical table as every seat sees it (server/bridge.py), or None
+    hardware: JSON | None = None  # the bound physical table as every seat sees it (server/bridge/), or None

@@ -19,8 +19,11 @@ One ``TableBridge`` per server (``iwgt serve --table-bridge`` or ``--mqtt URL``)
 - a malformed message is answered on the device's ``error`` topic and changes nothing.
 
 The pieces: ``state.py`` (a device as the bridge knows it, the timings), ``gate.py`` (the game's link to its
-table and the words of the gate), ``table.py`` (``TableBridge``), ``start.py`` (``start_bridge``); this
-package re-exports the names used elsewhere, so ``iwgt.server.bridge`` stays the place to import them from.
+table and the words of the gate), ``table.py`` (``TableBridge``, made of the parts ``pump.py``: the connection
+and what it sends, ``messages.py``: what the tables publish, ``orders.py``: sensors to the game's acts,
+``game_side.py``: what the game expects and what blocks it, with ``base.py`` declaring what they share),
+``start.py`` (``start_bridge``); this package re-exports the names used elsewhere, so ``iwgt.server.bridge``
+stays the place to import them from.
 """
 
 from __future__ import annotations
