@@ -69,6 +69,17 @@ async def until(pred: Callable[[], Any], what: str, timeout: float = WAIT) -> An
         await asyncio.sleep(0.02)
 
 
+@asynccontextmanager
+async def unstarted_bridge(tmp_path: Path) -> AsyncIterator[tuple[TableManager, TableBridge]]:
+    """A journal's manager and a bridge never started (nothing is sent: fed by hand), stopped after."""
+    manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
+    manager.start()
+    try:
+        yield manager, TableBridge(manager, MqttUrl("127.0.0.1", 1))
+    finally:
+        manager.stop()
+
+
 @dataclass
 class Rig:
     """The journal's manager, the game table, the bridge and the simulated table."""

@@ -39,7 +39,7 @@ from iwgt.server.clock import ManualClock
 from iwgt.server.manager import TableManager
 from iwgt.table.plain import table_of
 
-from .bridge_kit import DEVICE, LAYOUT, Rig, confirm_deployment, record, rig, until
+from .bridge_kit import DEVICE, LAYOUT, Rig, confirm_deployment, record, rig, unstarted_bridge, until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -500,10 +500,7 @@ def test_the_bridge_in_process_sessions_snapshots_and_order(tmp_path: Path) -> N
     """The bridge fed by hand (no broker): what it asks, when it trusts the table, what it plays."""
 
     async def body() -> None:
-        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
-        manager.start()
-        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
-        try:
+        async with unstarted_bridge(tmp_path) as (manager, bridge):
             session = await manager.import_record(record())
             await confirm_deployment(session)
             live = session.live
@@ -556,8 +553,6 @@ def test_the_bridge_in_process_sessions_snapshots_and_order(tmp_path: Path) -> N
             # The held event follows the snapshot: the table is empty, every piece missing.
             wants = {d.want for d in bridge.divergent(dev)}
             assert dev.synced and wants == {"piece"} and "put" in (bridge.blocked(dev) or "")
-        finally:
-            manager.stop()
 
     asyncio.run(body())
 
@@ -568,18 +563,13 @@ def test_the_pump_stops_when_cancelled_as_it_is_woken(tmp_path: Path) -> None:
     completed: the bridge kept its dead connection until it was stopped)."""
 
     async def body() -> None:
-        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
-        manager.start()
-        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
-        try:
+        async with unstarted_bridge(tmp_path) as (_manager, bridge):
             pump = asyncio.get_running_loop().create_task(bridge._pump(None))  # type: ignore[arg-type]
             await asyncio.sleep(0.01)  # the pump waits to be woken
             bridge.wake()
             pump.cancel()
             done, _ = await asyncio.wait({pump}, timeout=10)
             assert pump in done and pump.cancelled()
-        finally:
-            manager.stop()
 
     asyncio.run(body())
 
@@ -590,10 +580,7 @@ def test_a_game_table_deleted_while_the_bridge_looks_at_it_frees_its_device(tmp_
     table stays in play and its device bound for good."""
 
     async def body() -> None:
-        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
-        manager.start()
-        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
-        try:
+        async with unstarted_bridge(tmp_path) as (manager, bridge):
             session = await manager.import_record(record())
             tid = session.row.id
             await bridge.handle(topic(DEVICE, "status"), encode(load_layout(LAYOUT).to_birth(DEVICE, 1, "t")))
@@ -605,8 +592,6 @@ def test_a_game_table_deleted_while_the_bridge_looks_at_it_frees_its_device(tmp_
             assert await deleting
             assert tid not in manager.sessions
             assert [d["table"] for d in bridge.devices_json()] == [None]
-        finally:
-            manager.stop()
 
     asyncio.run(body())
 
@@ -684,10 +669,7 @@ def test_a_snapshot_crossing_a_placement_takes_the_move(tmp_path: Path) -> None:
     A snapshot answering a command already answered (a re-send crossed its answer) is not taken at all."""
 
     async def body() -> None:
-        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
-        manager.start()
-        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
-        try:
+        async with unstarted_bridge(tmp_path) as (manager, bridge):
             session = await manager.import_record(record())
             await confirm_deployment(session)
             live = session.live
@@ -726,8 +708,6 @@ def test_a_snapshot_crossing_a_placement_takes_the_move(tmp_path: Path) -> None:
             assert live.version == v0 + 1 and dev.held is None and bridge.blocked(dev) is None
             rows = manager.journal.steps(session.row.id)  # type: ignore[union-attr]
             assert rows[-1].action == move["action"] and rows[-1].client_id == f"hw:{DEVICE}:1:s2"
-        finally:
-            manager.stop()
 
     asyncio.run(body())
 
@@ -737,17 +717,12 @@ def test_an_offline_of_a_device_never_born_makes_no_device(tmp_path: Path) -> No
     clean stop) makes no device of it (a freed table must not come back in the lobby's list as offline)."""
 
     async def body() -> None:
-        manager = TableManager(tmp_path / "tables.sqlite3", bot_delay=0.0)
-        manager.start()
-        bridge = TableBridge(manager, MqttUrl("127.0.0.1", 1))  # never started: nothing is sent
-        try:
+        async with unstarted_bridge(tmp_path) as (_manager, bridge):
             await bridge.handle(topic(DEVICE, "status"), encode(Offline(device=DEVICE, session=3)))
             assert bridge.devices_json() == []
             await bridge.handle(topic(DEVICE, "status"), encode(load_layout(LAYOUT).to_birth(DEVICE, 3, "t")))
             await bridge.handle(topic(DEVICE, "status"), encode(Offline(device=DEVICE, session=3)))
             known = [(d["device"], d["online"], d["session"]) for d in bridge.devices_json()]
             assert known == [(DEVICE, False, 3)]
-        finally:
-            manager.stop()
 
     asyncio.run(body())
